@@ -1,0 +1,17 @@
+import { ServiceNames, Subjects } from '@docintel/contracts';
+import { runService, ServiceEnv, serviceModule } from '@docintel/runtime';
+
+void runService({
+  service: ServiceNames.agent,
+  env: ServiceEnv,
+  module: (env, logger) =>
+    serviceModule(
+      {
+        service: ServiceNames.agent,
+        pingSubject: Subjects.agent.ping,
+        persistence: { schema: 'agent', entities: [], migrations: [] },
+      },
+      env,
+      logger,
+    ),
+});

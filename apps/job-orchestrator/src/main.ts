@@ -1,0 +1,17 @@
+import { ServiceNames, Subjects } from '@docintel/contracts';
+import { runService, ServiceEnv, serviceModule } from '@docintel/runtime';
+
+void runService({
+  service: ServiceNames.jobs,
+  env: ServiceEnv,
+  module: (env, logger) =>
+    serviceModule(
+      {
+        service: ServiceNames.jobs,
+        pingSubject: Subjects.jobs.ping,
+        persistence: { schema: 'jobs', entities: [], migrations: [] },
+      },
+      env,
+      logger,
+    ),
+});

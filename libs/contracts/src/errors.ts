@@ -1,0 +1,77 @@
+/** A field-level problem, as it appears in the `details` array of every error body. */
+export interface ErrorDetail {
+  field: string;
+  problem: string;
+}
+
+/**
+ * Machine-readable error codes. Services raise DomainError with one of these; the gateway maps
+ * the code to an HTTP status in exactly one place (apps/api-gateway/src/errors).
+ */
+export enum ErrorCode {
+  VALIDATION_FAILED = 'VALIDATION_FAILED',
+  UNAUTHENTICATED = 'UNAUTHENTICATED',
+  FORBIDDEN = 'FORBIDDEN',
+  NOT_FOUND = 'NOT_FOUND',
+  CONFLICT = 'CONFLICT',
+  PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
+  UNSUPPORTED_MEDIA_TYPE = 'UNSUPPORTED_MEDIA_TYPE',
+  RANGE_NOT_SATISFIABLE = 'RANGE_NOT_SATISFIABLE',
+  SERVICE_UNAVAILABLE = 'SERVICE_UNAVAILABLE',
+  TIMEOUT = 'TIMEOUT',
+  INTERNAL = 'INTERNAL',
+}
+
+/** The serialisable form of a DomainError, as it travels over NATS. */
+export interface ErrorPayload {
+  code: ErrorCode;
+  message: string;
+  details?: ErrorDetail[];
+}
+
+/** The JSON body of every HTTP error response. */
+export interface ErrorBody {
+  status: number;
+  error: string;
+  code: ErrorCode;
+  message: string;
+  details: ErrorDetail[];
+  requestId: string;
+  errorId?: string;
+}
+
+/** An expected failure of a use case, raised by services and carried to the client intact. */
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: ErrorDetail[] = [],
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+
+  static notFound(what: string, id: string): DomainError {
+    return new DomainError(ErrorCode.NOT_FOUND, `${what} ${id} was not found`);
+  }
+
+  static forbidden(message: string): DomainError {
+    return new DomainError(ErrorCode.FORBIDDEN, message);
+  }
+
+  static invalid(details: ErrorDetail[], message = 'The request is invalid'): DomainError {
+    return new DomainError(ErrorCode.VALIDATION_FAILED, message, details);
+  }
+
+  static conflict(message: string): DomainError {
+    return new DomainError(ErrorCode.CONFLICT, message);
+  }
+
+  toPayload(): ErrorPayload {
+    return { code: this.code, message: this.message, details: this.details };
+  }
+
+  static fromPayload(p: ErrorPayload): DomainError {
+    return new DomainError(p.code, p.message, p.details ?? []);
+  }
+}

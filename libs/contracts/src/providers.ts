@@ -1,0 +1,76 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsUUID } from 'class-validator';
+import { EntityIdDto, UserIdDto } from './identifiers';
+import { PageQueryDto, type Page } from './paging';
+
+export const PROVIDER_TYPES = ['LOCAL', 'S3'] as const;
+export type ProviderType = (typeof PROVIDER_TYPES)[number];
+
+export const PROVIDER_SORT_FIELDS = ['name', 'createdTime', 'type'] as const;
+export type ProviderSortField = (typeof PROVIDER_SORT_FIELDS)[number];
+
+/** A storage provider as the API shows it: configuration without secrets. */
+export class ProviderDto {
+  @ApiProperty({ type: EntityIdDto })
+  id: EntityIdDto;
+
+  @ApiProperty({ type: 'integer', format: 'int64', description: 'Epoch milliseconds' })
+  createdTime: number;
+
+  @ApiProperty({ type: UserIdDto })
+  owner: UserIdDto;
+
+  @ApiProperty({ type: EntityIdDto })
+  policy: EntityIdDto;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiPropertyOptional()
+  icon: string;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Tagged by `type`; LOCAL: { type, name }; S3: { type, bucketName, region }. Secrets never appear.',
+  })
+  config: Record<string, unknown> & { type: ProviderType };
+
+  @ApiProperty({ enum: PROVIDER_TYPES })
+  type: ProviderType;
+
+  @ApiProperty()
+  system: boolean;
+}
+
+export class ProviderPageDto implements Page<ProviderDto> {
+  @ApiProperty({ type: [ProviderDto] })
+  data: ProviderDto[];
+
+  @ApiProperty({ type: 'integer', format: 'int32' })
+  totalPages: number;
+
+  @ApiProperty({ type: 'integer', format: 'int64' })
+  totalElements: number;
+
+  @ApiProperty()
+  hasNext: boolean;
+}
+
+export class ListProvidersQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ description: `Sort field: ${PROVIDER_SORT_FIELDS.join(', ')}`, default: 'name' })
+  @IsOptional()
+  @IsIn(PROVIDER_SORT_FIELDS, { message: `must be one of ${PROVIDER_SORT_FIELDS.join(', ')}` })
+  sortBy?: ProviderSortField;
+}
+
+export class ProviderIdParamDto {
+  @IsUUID('all', { message: 'must be a UUID' })
+  id: string;
+}
+
+/** storage.providers.get */
+export class GetProviderRequest {
+  @IsUUID('all', { message: 'must be a UUID' })
+  providerId: string;
+}

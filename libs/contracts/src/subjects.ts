@@ -1,0 +1,59 @@
+/**
+ * Every NATS subject the services speak, written once. Request/reply subjects follow
+ * `<service>.<resource>.<verb>`. A deployment-wide prefix (NATS_PREFIX) is applied by the
+ * messaging library, never here, so that tests and tenants of one NATS server stay apart.
+ */
+export const Subjects = {
+  storage: {
+    ping: 'storage.health.ping',
+    providersList: 'storage.providers.list',
+    providersGet: 'storage.providers.get',
+  },
+  indexing: { ping: 'indexing.health.ping' },
+  jobs: { ping: 'jobs.health.ping' },
+  agent: { ping: 'agent.health.ping' },
+  rules: { ping: 'rules.health.ping' },
+} as const;
+
+/** Pipeline hook points: JetStream subjects whose names are part of the interface. */
+export const HookPoints = {
+  rootNodeCreated: 'root_node.created',
+  nodeBatchCreated: 'node.batch.created',
+  nodeUpdated: 'node.updated',
+} as const;
+export type HookPoint = (typeof HookPoints)[keyof typeof HookPoints];
+
+/** JetStream streams, by logical name; the messaging library prefixes them per deployment. */
+export const Streams = {
+  domainEvents: { name: 'DOMAIN_EVENTS', subjects: ['events.>'] },
+  hooks: { name: 'HOOKS', subjects: [HookPoints.rootNodeCreated, HookPoints.nodeBatchCreated, HookPoints.nodeUpdated] },
+  deadLetters: { name: 'DEAD_LETTERS', subjects: ['dlq.>'] },
+} as const;
+export type StreamDefinition = (typeof Streams)[keyof typeof Streams];
+
+/** Where a message goes after its last failed delivery. */
+export const deadLetterSubject = (subject: string): string => `dlq.${subject}`;
+
+/** The services, by the names used for queue groups, health pings and logs. */
+export const ServiceNames = {
+  gateway: 'api-gateway',
+  storage: 'storage-service',
+  indexing: 'indexing-service',
+  jobs: 'job-orchestrator',
+  agent: 'agent-service',
+  rules: 'rules-engine',
+} as const;
+
+export const ServicePings: Record<Exclude<keyof typeof ServiceNames, 'gateway'>, string> = {
+  storage: Subjects.storage.ping,
+  indexing: Subjects.indexing.ping,
+  jobs: Subjects.jobs.ping,
+  agent: Subjects.agent.ping,
+  rules: Subjects.rules.ping,
+};
+
+export interface PingReply {
+  service: string;
+  instance: string;
+  uptimeSeconds: number;
+}

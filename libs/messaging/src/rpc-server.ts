@@ -1,0 +1,124 @@
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { randomUUID } from 'node:crypto';
+import { JSONCodec, headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
+import {
+  DomainError,
+  ErrorCode,
+  RpcHeaders,
+  validatePayload,
+  type RpcContext,
+  type RpcReply,
+} from '@docintel/contracts';
+import { LOGGER, Metrics, runWithRequestId, type Logger } from '@docintel/observability';
+import { NATS_CONNECTION, NATS_OPTIONS, prefixedSubject, type NatsOptions } from './nats.options';
+import { RPC_HANDLER, type RpcHandlerMetadata } from './rpc-handler.decorator';
+
+type Handler = (payload: unknown, ctx: RpcContext) => unknown;
+
+const codec = JSONCodec<unknown>();
+
+export function contextFromHeaders(msg: Msg): RpcContext {
+  const h = msg.headers;
+  return {
+    requestId: h?.get(RpcHeaders.requestId) || randomUUID(),
+    namespaceId: h?.get(RpcHeaders.namespaceId) || undefined,
+    namespaceName: h?.get(RpcHeaders.namespaceName) || undefined,
+    userId: h?.get(RpcHeaders.userId) || undefined,
+  };
+}
+
+/**
+ * Subscribes every @RpcHandler method in the application to its subject, in the service's queue
+ * group so that replicas share the load. On shutdown it stops taking requests and waits for the
+ * ones in flight to finish.
+ */
+@Injectable()
+export class RpcServer implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly subscriptions: Subscription[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly reflector: Reflector,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(NATS_OPTIONS) private readonly options: NatsOptions,
+    @Inject(LOGGER) private readonly logger: Logger,
+    private readonly metrics: Metrics,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    for (const wrapper of this.discovery.getProviders()) {
+      const instance = wrapper.instance as Record<string, unknown> | undefined;
+      if (!instance || typeof instance !== 'object') continue;
+      const proto = Object.getPrototypeOf(instance);
+      for (const method of this.scanner.getAllMethodNames(proto)) {
+        const meta = this.reflector.get<RpcHandlerMetadata | undefined>(RPC_HANDLER, proto[method]);
+        if (meta) this.subscribe(meta, (instance[method] as Handler).bind(instance));
+      }
+    }
+  }
+
+  private subscribe(meta: RpcHandlerMetadata, handler: Handler): void {
+    const subject = prefixedSubject(this.options.prefix, meta.subject);
+    const sub = this.nc.subscribe(subject, {
+      queue: this.options.service,
+      callback: (err, msg) => {
+        if (err) {
+          this.logger.error({ err, subject }, 'subscription error');
+          return;
+        }
+        const work = this.handle(meta, handler, msg).finally(() => this.inFlight.delete(work));
+        this.inFlight.add(work);
+      },
+    });
+    this.subscriptions.push(sub);
+    this.logger.debug({ subject, queue: this.options.service }, 'rpc handler subscribed');
+  }
+
+  private async handle(meta: RpcHandlerMetadata, handler: Handler, msg: Msg): Promise<void> {
+    const ctx = contextFromHeaders(msg);
+    const started = process.hrtime.bigint();
+    await runWithRequestId(ctx.requestId, async () => {
+      let reply: RpcReply<unknown>;
+      try {
+        const raw = msg.data.length ? codec.decode(msg.data) : {};
+        const payload = meta.payload ? await validatePayload(meta.payload, raw) : raw;
+        reply = { ok: true, data: await handler(payload, ctx) };
+      } catch (err) {
+        reply = { ok: false, error: this.toErrorPayload(err, meta.subject) };
+      }
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      this.metrics.rpcDuration.observe({ subject: meta.subject, outcome: reply.ok ? 'ok' : reply.error.code }, seconds);
+      if (msg.reply) {
+        const h = natsHeaders();
+        h.set(RpcHeaders.requestId, ctx.requestId);
+        msg.respond(codec.encode(reply), { headers: h });
+      }
+    });
+  }
+
+  private toErrorPayload(err: unknown, subject: string) {
+    if (err instanceof DomainError) return err.toPayload();
+    const errorId = randomUUID();
+    this.logger.error({ err, subject, errorId }, 'unexpected error in rpc handler');
+    return {
+      code: ErrorCode.INTERNAL,
+      message: `Internal error (error id ${errorId})`,
+      details: [],
+    };
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    // Stop receiving first, then let in-flight handlers finish within the shutdown budget.
+    await Promise.allSettled(this.subscriptions.map((s) => s.drain()));
+    const pending = [...this.inFlight];
+    if (!pending.length) return;
+    this.logger.info({ inFlight: pending.length }, 'waiting for in-flight requests');
+    await Promise.race([
+      Promise.allSettled(pending),
+      new Promise((resolve) => setTimeout(resolve, this.options.shutdownTimeoutMs).unref()),
+    ]);
+  }
+}

@@ -1,0 +1,84 @@
+import { Controller, Get, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { Metrics } from './metrics';
+
+export type HealthCheck = () => Promise<void>;
+
+export interface HealthReport {
+  status: 'ok' | 'error';
+  service: string;
+  checks: Record<string, { status: 'up' | 'down'; error?: string }>;
+}
+
+/** Readiness checks that infrastructure modules (NATS, Postgres) register as they come up. */
+export class HealthRegistry {
+  private readonly checks = new Map<string, HealthCheck>();
+  private shuttingDown = false;
+
+  constructor(readonly service: string) {}
+
+  register(name: string, check: HealthCheck): void {
+    this.checks.set(name, check);
+  }
+
+  /** After SIGTERM the instance reports not-ready so that load balancers stop sending traffic. */
+  markShuttingDown(): void {
+    this.shuttingDown = true;
+  }
+
+  async readiness(timeoutMs = 2000): Promise<HealthReport> {
+    const report: HealthReport = { status: 'ok', service: this.service, checks: {} };
+    if (this.shuttingDown) {
+      report.status = 'error';
+      report.checks.shutdown = { status: 'down', error: 'shutting down' };
+    }
+    await Promise.all(
+      [...this.checks].map(async ([name, check]) => {
+        let timer: NodeJS.Timeout | undefined;
+        try {
+          await Promise.race([
+            check(),
+            new Promise((_, reject) => {
+              timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+            }),
+          ]);
+          report.checks[name] = { status: 'up' };
+        } catch (err) {
+          report.status = 'error';
+          report.checks[name] = { status: 'down', error: (err as Error).message };
+        } finally {
+          clearTimeout(timer);
+        }
+      }),
+    );
+    return report;
+  }
+}
+
+/** /health (readiness), /health/ready, /health/live and /metrics for every process. */
+@ApiExcludeController()
+@Controller()
+export class OperationsController {
+  constructor(
+    private readonly health: HealthRegistry,
+    private readonly metrics: Metrics,
+  ) {}
+
+  @Get('health/live')
+  live(): { status: 'ok'; service: string } {
+    // Liveness only says the event loop answers; dependencies belong to readiness.
+    return { status: 'ok', service: this.health.service };
+  }
+
+  @Get(['health', 'health/ready'])
+  async ready(@Res() reply: FastifyReply): Promise<void> {
+    const report = await this.health.readiness();
+    await reply.status(report.status === 'ok' ? 200 : 503).send(report);
+  }
+
+  @Get('metrics')
+  async scrape(@Res() reply: FastifyReply): Promise<void> {
+    await reply.header('content-type', this.metrics.registry.contentType).send(await this.metrics.registry.metrics());
+  }
+}

@@ -1,0 +1,4 @@
+export * from './service-env';
+export * from './run-service';
+export * from './ping.handler';
+export * from './service-module';
