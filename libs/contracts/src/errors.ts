@@ -1,3 +1,5 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
 /** A field-level problem, as it appears in the `details` array of every error body. */
 export interface ErrorDetail {
   field: string;
@@ -74,4 +76,36 @@ export class DomainError extends Error {
   static fromPayload(p: ErrorPayload): DomainError {
     return new DomainError(p.code, p.message, p.details ?? []);
   }
+}
+
+export class ErrorDetailDto implements ErrorDetail {
+  @ApiProperty({ example: 'pageSize' })
+  field: string;
+
+  @ApiProperty({ example: 'must be between 1 and 1000' })
+  problem: string;
+}
+
+/** The documented shape of every error response. */
+export class ErrorBodyDto implements ErrorBody {
+  @ApiProperty({ example: 400 })
+  status: number;
+
+  @ApiProperty({ example: 'Bad Request' })
+  error: string;
+
+  @ApiProperty({ enum: ErrorCode, example: ErrorCode.VALIDATION_FAILED })
+  code: ErrorCode;
+
+  @ApiProperty({ example: 'The request is invalid' })
+  message: string;
+
+  @ApiProperty({ type: [ErrorDetailDto] })
+  details: ErrorDetail[];
+
+  @ApiProperty({ example: 'c0a8012e-6f1b-4c5e-9a47-2d1f8f0b7a11' })
+  requestId: string;
+
+  @ApiPropertyOptional({ description: 'Present on 500 responses; the same id is in the server log' })
+  errorId?: string;
 }

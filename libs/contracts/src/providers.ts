@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsUUID } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { EntityIdDto, UserIdDto } from './identifiers';
 import { PageQueryDto, type Page } from './paging';
 
@@ -64,13 +64,9 @@ export class ListProvidersQueryDto extends PageQueryDto {
   sortBy?: ProviderSortField;
 }
 
-export class ProviderIdParamDto {
-  @IsUUID('all', { message: 'must be a UUID' })
-  id: string;
-}
-
-/** storage.providers.get */
+/** storage.providers.get; an id that is not a UUID names no provider (404), so it is not rejected here. */
 export class GetProviderRequest {
-  @IsUUID('all', { message: 'must be a UUID' })
+  @IsString()
+  @MaxLength(200)
   providerId: string;
 }

@@ -4,6 +4,7 @@
  * messaging library, never here, so that tests and tenants of one NATS server stay apart.
  */
 export const Subjects = {
+  gateway: { ping: 'gateway.health.ping' },
   storage: {
     ping: 'storage.health.ping',
     providersList: 'storage.providers.list',

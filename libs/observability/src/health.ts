@@ -2,6 +2,7 @@ import { Controller, Get, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Metrics } from './metrics';
+import { Public } from './public.decorator';
 
 export type HealthCheck = () => Promise<void>;
 
@@ -58,6 +59,7 @@ export class HealthRegistry {
 
 /** /health (readiness), /health/ready, /health/live and /metrics for every process. */
 @ApiExcludeController()
+@Public()
 @Controller()
 export class OperationsController {
   constructor(

@@ -1,0 +1,129 @@
+import 'reflect-metadata';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { CommonEnv, loadConfig } from '@docintel/config';
+import { DomainError } from '@docintel/contracts';
+import { createDataSource, initializeDataSource } from '@docintel/persistence';
+import { identityEntities } from '../identity/identity.entities';
+import { IdentityService } from '../identity/identity.service';
+import { migrations } from '../migrations';
+
+const USAGE = `docintel: administration of namespaces, users and access tokens
+
+  token create --namespace <ns> --user <email> [--name <label>] [--expires-in-days <n>]
+      Creates the namespace, the user and the membership when missing, then a new token.
+      The token is printed once, as the last line.
+  token revoke <token-id>
+  token list [--namespace <ns>] [--user <email>]
+  member add --namespace <ns> --user <email>
+  dev-token [--file <path>]
+      Prints a development token for dev@docintel.local in namespace "default", reusing the one
+      saved in the file (default ./data/.dev-token) while it is still valid.
+
+Environment: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/docintel).`;
+
+const out = (line = '') => process.stdout.write(`${line}\n`);
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      namespace: { type: 'string' },
+      user: { type: 'string' },
+      name: { type: 'string' },
+      'expires-in-days': { type: 'string' },
+      file: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [group, verb, arg] = positionals;
+  if (values.help || !group) {
+    out(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const env = loadConfig(CommonEnv);
+  const persistence = { url: env.DATABASE_URL, schema: 'identity', entities: identityEntities, migrations, poolSize: 2 };
+  const ds = await initializeDataSource(createDataSource(persistence), persistence);
+  const identity = new IdentityService(ds);
+  try {
+    const command = verb ? `${group} ${verb}` : group;
+    switch (command) {
+      case 'token create': {
+        if (!values.namespace || !values.user) throw new UsageError('token create needs --namespace and --user');
+        const days = values['expires-in-days'];
+        const created = await identity.createToken({
+          namespace: values.namespace,
+          email: values.user,
+          name: values.name,
+          expiresInDays: days === undefined ? undefined : Number(days),
+        });
+        if (created.createdNamespace) out(`Created namespace ${created.namespace}`);
+        if (created.createdUser) out(`Created user ${created.email}`);
+        out(`Token id: ${created.tokenId}`);
+        out(`Expires: ${created.expiresTime ? new Date(created.expiresTime).toISOString() : 'never'}`);
+        out('Store this token now; it is not shown again:');
+        out(created.token);
+        return 0;
+      }
+      case 'token revoke': {
+        if (!arg) throw new UsageError('token revoke needs the token id');
+        if (!(await identity.revokeToken(arg))) {
+          process.stderr.write(`No token with id ${arg}\n`);
+          return 1;
+        }
+        out(`Revoked token ${arg}`);
+        return 0;
+      }
+      case 'token list': {
+        const tokens = await identity.listTokens({ namespace: values.namespace, email: values.user });
+        out(['id', 'namespace', 'user', 'name', 'created', 'expires', 'revoked'].join('\t'));
+        const iso = (t: number | null) => (t ? new Date(t).toISOString() : '-');
+        for (const t of tokens) out([t.id, t.namespace, t.email, t.name, iso(t.createdTime), iso(t.expiresTime), iso(t.revokedTime)].join('\t'));
+        return 0;
+      }
+      case 'member add': {
+        if (!values.namespace || !values.user) throw new UsageError('member add needs --namespace and --user');
+        await identity.addMember(values.namespace, values.user);
+        out(`${values.user} is a member of ${values.namespace}`);
+        return 0;
+      }
+      case 'dev-token': {
+        const file = values.file ?? './data/.dev-token';
+        if (existsSync(file)) {
+          const saved = readFileSync(file, 'utf8').trim();
+          const ok = await identity.authenticate(`Bearer ${saved}`, undefined).then(
+            () => true,
+            () => false,
+          );
+          if (ok) {
+            out(saved);
+            return 0;
+          }
+        }
+        const created = await identity.createToken({ namespace: 'default', email: 'dev@docintel.local', name: 'development' });
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, `${created.token}\n`, { mode: 0o600 });
+        out(created.token);
+        return 0;
+      }
+      default:
+        throw new UsageError(`Unknown command: ${command}`);
+    }
+  } finally {
+    await ds.destroy();
+  }
+}
+
+class UsageError extends Error {}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof UsageError) process.stderr.write(`${err.message}\n\n${USAGE}\n`);
+    else if (err instanceof DomainError) process.stderr.write(`${err.message}${err.details.map((d) => `\n  ${d.field}: ${d.problem}`).join('')}\n`);
+    else process.stderr.write(`${(err as Error).message}\n`);
+    process.exit(err instanceof UsageError ? 2 : 1);
+  },
+);

@@ -1,0 +1,66 @@
+import { Catch, HttpException, Inject, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { DomainError, ErrorCode, type ErrorBody, type ErrorDetail } from '@docintel/contracts';
+import { LOGGER, type Logger } from '@docintel/observability';
+import { codeOfStatus, HTTP_STATUS_OF } from './http-status';
+
+interface FastifyLikeError {
+  statusCode?: number;
+  code?: string;
+  message: string;
+}
+
+/**
+ * Every error leaves the gateway as the same JSON body. Domain errors keep their message and
+ * details; anything unexpected becomes a 500 whose error id is also in the log line.
+ */
+@Catch()
+export class AllErrorsFilter implements ExceptionFilter {
+  constructor(@Inject(LOGGER) private readonly logger: Logger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    const request = http.getRequest<FastifyRequest>();
+    const body = this.toBody(exception, request);
+    if (body.status >= 500) {
+      this.logger.error({ err: exception, errorId: body.errorId, url: request.url }, body.message);
+    }
+    void reply.status(body.status).header('content-type', 'application/json; charset=utf-8').send(body);
+  }
+
+  private toBody(exception: unknown, request: FastifyRequest): ErrorBody {
+    const requestId = String(request.id);
+    const make = (status: number, code: ErrorCode, message: string, details: ErrorDetail[] = []): ErrorBody => ({
+      status,
+      error: STATUS_CODES[status] ?? 'Error',
+      code,
+      message,
+      details,
+      requestId,
+    });
+
+    if (exception instanceof DomainError) {
+      const status = HTTP_STATUS_OF[exception.code] ?? 500;
+      const body = make(status, exception.code, exception.message, exception.details);
+      if (status === 500) body.errorId = randomUUID();
+      return body;
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const message =
+        status === 404 ? `No route for ${request.method} ${request.url.split('?')[0]}` : exception.message;
+      return make(status, codeOfStatus(status), message);
+    }
+    const fastifyError = exception as FastifyLikeError;
+    if (fastifyError && typeof fastifyError.statusCode === 'number' && fastifyError.statusCode < 500) {
+      // Errors fastify raises before a handler runs: malformed JSON, body too large, bad content type.
+      const status = fastifyError.statusCode;
+      return make(status, codeOfStatus(status), fastifyError.message, status === 400 ? [{ field: '(body)', problem: fastifyError.message }] : []);
+    }
+    const errorId = randomUUID();
+    return { ...make(500, ErrorCode.INTERNAL, `Internal server error (error id ${errorId})`), errorId };
+  }
+}

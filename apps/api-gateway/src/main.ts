@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { ServiceNames, Subjects } from '@docintel/contracts';
+import { Metrics } from '@docintel/observability';
+import { runService, serviceModule } from '@docintel/runtime';
+import { AllErrorsFilter } from './errors/all-errors.filter';
+import { GatewayEnv } from './gateway.env';
+import { installHttpHooks } from './http/http-hooks';
+import { serveOpenApi } from './http/openapi';
+import { ContractValidationPipe } from './http/validation.pipe';
+import { identityEntities } from './identity/identity.entities';
+import { IdentityModule } from './identity/identity.module';
+import { migrations } from './migrations';
+import { ProvidersController } from './providers/providers.controller';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+void runService({
+  service: ServiceNames.gateway,
+  env: GatewayEnv,
+  fastify: {
+    // A client's X-Request-Id is kept when it is sane, so its logs and ours line up.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    bodyLimit: Number(process.env.JSON_BODY_LIMIT) || 1024 * 1024,
+  },
+  module: (env, logger) =>
+    serviceModule(
+      {
+        service: ServiceNames.gateway,
+        pingSubject: Subjects.gateway.ping,
+        persistence: { schema: 'identity', entities: identityEntities, migrations },
+        imports: [IdentityModule],
+        controllers: [ProvidersController],
+        providers: [
+          { provide: APP_FILTER, useClass: AllErrorsFilter },
+          { provide: APP_PIPE, useClass: ContractValidationPipe },
+        ],
+      },
+      env,
+      logger,
+    ),
+  configure: (app) => {
+    installHttpHooks(app, app.get(Metrics));
+    serveOpenApi(app);
+  },
+});
