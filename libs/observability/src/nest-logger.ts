@@ -1,6 +1,8 @@
 import type { LoggerService } from '@nestjs/common';
 import type { Logger } from 'pino';
 
+const NOISY_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
+
 /** Routes Nest's own log calls into the service's JSON logger. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
@@ -13,7 +15,9 @@ export class PinoNestLogger implements LoggerService {
   }
 
   log(message: unknown, ...rest: unknown[]): void {
-    this.write('info', message, rest);
+    // Nest's start-up chatter (every module and route) is for debugging, not for the service log.
+    const context = rest[rest.length - 1];
+    this.write(typeof context === 'string' && NOISY_CONTEXTS.has(context) ? 'debug' : 'info', message, rest);
   }
   error(message: unknown, ...rest: unknown[]): void {
     // Nest passes (message, stack, context); keep the stack.

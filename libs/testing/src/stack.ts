@@ -1,0 +1,169 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { startTestInfrastructure, type TestInfrastructure } from './infrastructure';
+
+export const REPO_ROOT = resolve(__dirname, '../../..');
+
+export const APPS = [
+  'storage-service',
+  'indexing-service',
+  'job-orchestrator',
+  'agent-service',
+  'rules-engine',
+  'api-gateway',
+] as const;
+export type AppName = (typeof APPS)[number];
+
+export async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => res(port));
+    });
+  });
+}
+
+// Children never outlive the test process, even when a hook times out before stop() runs.
+const children = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+});
+
+export interface RunningApp {
+  name: AppName;
+  port: number;
+  process: ChildProcess;
+  logs: string[];
+}
+
+export interface StackOptions {
+  label?: string;
+  apps?: readonly AppName[];
+  /** Extra environment for every process (or per app). */
+  env?: Record<string, string>;
+  appEnv?: Partial<Record<AppName, Record<string, string>>>;
+}
+
+/**
+ * The real services, started from their built entry points (npm run build first) against a
+ * private database and NATS prefix, as `npm start` would run them.
+ */
+export class TestStack {
+  readonly apps = new Map<AppName, RunningApp>();
+  baseUrl = '';
+
+  private constructor(
+    readonly infra: TestInfrastructure,
+    readonly env: Record<string, string>,
+  ) {}
+
+  static async start(opts: StackOptions = {}): Promise<TestStack> {
+    const infra = await startTestInfrastructure(opts.label ?? 'e2e');
+    const env = {
+      DATABASE_URL: infra.databaseUrl,
+      NATS_URL: infra.natsUrl,
+      NATS_PREFIX: infra.natsPrefix,
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+      STORAGE_ROOT: join(REPO_ROOT, 'data', 'test-storage', infra.natsPrefix),
+      ...opts.env,
+    };
+    const stack = new TestStack(infra, env);
+    try {
+      for (const name of opts.apps ?? APPS) await stack.startApp(name, opts.appEnv?.[name]);
+      return stack;
+    } catch (err) {
+      await stack.stop();
+      throw err;
+    }
+  }
+
+  /** Starts one app (or another replica of it) and waits for its readiness. */
+  async startApp(name: AppName, extraEnv: Record<string, string> = {}): Promise<RunningApp> {
+    const port = await freePort();
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'apps', name, 'dist', 'main.js')], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...this.env, PORT: String(port), ...extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.add(child);
+    child.once('exit', () => children.delete(child));
+    const app: RunningApp = { name, port, process: child, logs: [] };
+    const keep = (chunk: Buffer) => {
+      app.logs.push(chunk.toString());
+      if (app.logs.length > 500) app.logs.shift();
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    const key = this.apps.has(name) ? (`${name}#${port}` as AppName) : name;
+    this.apps.set(key, app);
+    await this.waitReady(app);
+    if (name === 'api-gateway' && key === name) this.baseUrl = `http://127.0.0.1:${port}`;
+    return app;
+  }
+
+  private async waitReady(app: RunningApp, timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (app.process.exitCode !== null) {
+        throw new Error(`${app.name} exited with ${app.process.exitCode}:\n${app.logs.join('')}`);
+      }
+      try {
+        const res = await fetch(`http://127.0.0.1:${app.port}/health/ready`);
+        if (res.ok) return;
+      } catch {
+        /* not listening yet */
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`${app.name} was not ready within ${timeoutMs} ms:\n${app.logs.join('')}`);
+  }
+
+  /** Runs the docintel CLI against the stack's database; resolves with stdout. */
+  async cli(...args: string[]): Promise<string> {
+    const { stdout } = await promisify(execFile)(process.execPath, [join(REPO_ROOT, 'apps/api-gateway/dist/cli/main.js'), ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...this.env },
+    });
+    return stdout;
+  }
+
+  /** A new token for the user in the namespace (both created when missing). */
+  async token(namespace: string, email: string, ...extra: string[]): Promise<string> {
+    const out = await this.cli('token', 'create', '--namespace', namespace, '--user', email, ...extra);
+    return out.trim().split('\n').pop() as string;
+  }
+
+  /** fetch against the gateway with an optional token. */
+  async request(path: string, init: RequestInit & { token?: string; namespace?: string } = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (init.token) headers.set('authorization', `Bearer ${init.token}`);
+    if (init.namespace) headers.set('x-namespace', init.namespace);
+    return fetch(`${this.baseUrl}${path}`, { ...init, headers });
+  }
+
+  async stopApp(key: string, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+    const app = this.apps.get(key as AppName);
+    if (!app) return null;
+    this.apps.delete(key as AppName);
+    if (app.process.exitCode !== null) return app.process.exitCode;
+    const exited = new Promise<number | null>((res) => app.process.once('exit', (code) => res(code)));
+    app.process.kill(signal);
+    const timer = setTimeout(() => app.process.kill('SIGKILL'), 15_000);
+    const code = await exited;
+    clearTimeout(timer);
+    return code;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.apps.keys()].map((k) => this.stopApp(k)));
+    await this.infra.teardown();
+  }
+
+  logsOf(name: AppName): string {
+    return this.apps.get(name)?.logs.join('') ?? '';
+  }
+}
