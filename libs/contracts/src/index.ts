@@ -5,3 +5,5 @@ export * from './validation';
 export * from './paging';
 export * from './identifiers';
 export * from './providers';
+export * from './item-keys';
+export * from './items';

@@ -9,11 +9,28 @@ export const Subjects = {
     ping: 'storage.health.ping',
     providersList: 'storage.providers.list',
     providersGet: 'storage.providers.get',
+    itemsList: 'storage.items.list',
+    itemsCreateFolder: 'storage.items.create-folder',
+    itemsDelete: 'storage.items.delete',
+    itemsRename: 'storage.items.rename',
+    itemsStat: 'storage.items.stat',
+    itemsUploadUrl: 'storage.items.upload-url',
+    itemsConfirm: 'storage.items.confirm',
+    itemsDownloadUrl: 'storage.items.download-url',
+    /** Internal: where the gateway streams an upload or reads content (a signed storage-service or S3 URL). */
+    itemsTransferTarget: 'storage.items.transfer-target',
   },
   indexing: { ping: 'indexing.health.ping' },
   jobs: { ping: 'jobs.health.ping' },
   agent: { ping: 'agent.health.ping' },
   rules: { ping: 'rules.health.ping' },
+} as const;
+
+/** Domain events on the DOMAIN_EVENTS stream. */
+export const Events = {
+  itemCreated: 'events.storage.item.created',
+  itemDeleted: 'events.storage.item.deleted',
+  itemRenamed: 'events.storage.item.renamed',
 } as const;
 
 /** Pipeline hook points: JetStream subjects whose names are part of the interface. */

@@ -1,0 +1,159 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+
+export const DEFAULT_ITEMS_LIMIT = 50;
+export const MAX_ITEMS_LIMIT = 1000;
+export const DEFAULT_DOWNLOAD_MINUTES = 15;
+export const MAX_DOWNLOAD_MINUTES = 7 * 24 * 60;
+
+export type ProviderItemType = 'FILE' | 'FOLDER';
+
+/** A file or folder inside a provider. Folders have no size, extension or mediaType. */
+export class ProviderItemDto {
+  @ApiProperty({ description: 'Provider ID' })
+  providerId: string;
+
+  @ApiProperty({ description: "Full item key. Files: 'path/to/file.pdf', Folders: 'path/to/folder/'" })
+  key: string;
+
+  @ApiProperty({ enum: ['FILE', 'FOLDER'] })
+  type: ProviderItemType;
+
+  @ApiPropertyOptional({ type: 'integer', format: 'int64', description: 'File size in bytes (null for folders)' })
+  size?: number | null;
+
+  @ApiPropertyOptional({ description: 'File extension (null for folders)' })
+  extension?: string | null;
+
+  @ApiPropertyOptional({ description: 'Media type (null for folders)' })
+  mediaType?: string | null;
+
+  @ApiPropertyOptional({ type: 'integer', format: 'int64', description: 'Last modified timestamp in milliseconds' })
+  lastModified?: number | null;
+}
+
+export class ListItemsResponseDto {
+  @ApiProperty({ type: [ProviderItemDto] })
+  items: ProviderItemDto[];
+
+  @ApiPropertyOptional({ description: 'Cursor for the next page; absent on the last page' })
+  nextCursor?: string;
+}
+
+export class ListItemsQueryDto {
+  @ApiPropertyOptional({ description: "Directory key: '' for the root, or a folder key ending in '/'", default: '' })
+  @IsOptional()
+  @IsString({ message: 'must be a string' })
+  key = '';
+
+  @ApiPropertyOptional({ description: 'Name filter (case-insensitive substring)' })
+  @IsOptional()
+  @IsString({ message: 'must be a string' })
+  @MaxLength(200, { message: 'must be at most 200 characters' })
+  q?: string;
+
+  @ApiPropertyOptional({ description: 'Opaque cursor from a previous nextCursor' })
+  @IsOptional()
+  @IsString({ message: 'must be a string' })
+  @MaxLength(4096, { message: 'is not a valid cursor' })
+  cursor?: string;
+
+  @ApiPropertyOptional({ type: 'integer', default: DEFAULT_ITEMS_LIMIT })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: `must be between 1 and ${MAX_ITEMS_LIMIT}` })
+  @Max(MAX_ITEMS_LIMIT, { message: `must be between 1 and ${MAX_ITEMS_LIMIT}` })
+  limit = DEFAULT_ITEMS_LIMIT;
+}
+
+/** `{ key }`: delete, rename, confirm and create-folder bodies. */
+export class ItemReferenceDto {
+  @ApiProperty({ description: "Full item key. Files: 'path/to/file.pdf', Folders: 'path/to/folder/'" })
+  @IsString({ message: 'must be a string' })
+  key: string;
+}
+
+export class UploadQueryDto {
+  @ApiPropertyOptional({ description: "Target directory: '' or a folder key ending in '/'", default: '' })
+  @IsOptional()
+  @IsString({ message: 'must be a string' })
+  key = '';
+}
+
+export class RenameQueryDto {
+  @ApiProperty({ description: 'New name, in the same directory' })
+  @IsString({ message: 'must be a string' })
+  newName: string;
+}
+
+export class UploadUrlRequestDto {
+  @ApiProperty({ description: "Full file key (must not end with '/')" })
+  @IsString({ message: 'must be a string' })
+  key: string;
+
+  @ApiPropertyOptional({ type: 'integer', format: 'int64', description: 'File size in bytes' })
+  @IsOptional()
+  @IsInt({ message: 'must be an integer' })
+  @Min(0, { message: 'must be 0 or greater' })
+  size?: number;
+
+  @ApiPropertyOptional({ description: 'Media type' })
+  @IsOptional()
+  @IsString({ message: 'must be a string' })
+  @MaxLength(255)
+  mediaType?: string;
+}
+
+export class UploadUrlResponseDto {
+  @ApiPropertyOptional({ description: 'Presigned URL for a direct HTTP PUT (absent when not supported)' })
+  url?: string;
+
+  @ApiProperty({ type: 'integer', format: 'int32' })
+  expiresInSeconds: number;
+
+  @ApiProperty()
+  supported: boolean;
+}
+
+export class DownloadUrlQueryDto {
+  @ApiProperty({ description: "File key (must not end with '/')" })
+  @IsString({ message: 'must be a string' })
+  key: string;
+
+  @ApiPropertyOptional({ type: 'integer', default: DEFAULT_DOWNLOAD_MINUTES })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: `must be between 1 and ${MAX_DOWNLOAD_MINUTES}` })
+  @Max(MAX_DOWNLOAD_MINUTES, { message: `must be between 1 and ${MAX_DOWNLOAD_MINUTES}` })
+  expirationMinutes = DEFAULT_DOWNLOAD_MINUTES;
+}
+
+export class DownloadUrlResponseDto {
+  @ApiProperty()
+  url: string;
+
+  @ApiProperty({ type: 'integer', format: 'int32' })
+  expiresInSeconds: number;
+}
+
+export class ContentQueryDto {
+  @ApiProperty({ description: "File key (must not end with '/')" })
+  @IsString({ message: 'must be a string' })
+  key: string;
+}
+
+/** Domain events storage emits on JetStream (stream DOMAIN_EVENTS), so indexing can follow items. */
+export interface ProviderItemEvent {
+  providerId: string;
+  key: string;
+  type: ProviderItemType;
+  /** Present on renames: the key before. */
+  previousKey?: string;
+  size?: number | null;
+  mediaType?: string | null;
+  occurredAt: number;
+  requestId?: string;
+}
