@@ -9,9 +9,11 @@ export class ConfigError extends Error {
   }
 }
 
-function describe(errors: ValidationError[]): string[] {
+function describe(errors: ValidationError[], given: Record<string, unknown>): string[] {
   return errors.flatMap((e) => {
-    const value = e.value === undefined ? 'unset' : JSON.stringify(e.value);
+    // Show the text the operator set: the converted value of a non-number would read "null".
+    const raw = given[e.property];
+    const value = raw === undefined ? 'unset' : JSON.stringify(raw);
     const why = Object.values(e.constraints ?? {}).map((m) => m.replace(`${e.property} `, ''));
     return [`${e.property} (${value}): ${why.join('; ')}`];
   });
@@ -25,6 +27,6 @@ export function loadConfig<T extends object>(cls: ClassConstructor<T>, env: Node
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const config = plainToInstance(cls, present, { exposeDefaultValues: true });
   const errors = validateSync(config, { whitelist: false, skipMissingProperties: false });
-  if (errors.length) throw new ConfigError(describe(errors));
+  if (errors.length) throw new ConfigError(describe(errors, present));
   return config;
 }

@@ -143,7 +143,9 @@ export function loadProviderCatalog(file: string | undefined, defaultRoot: strin
   } catch (err) {
     throw new Error(`PROVIDERS_FILE ${file} cannot be read: ${(err as Error).message}`);
   }
-  const doc = plainToInstance(ProvidersFile, raw ?? {});
+  // A bare list or a scalar has no `providers` key; validating it as a mapping says so.
+  const mapping = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? raw : {};
+  const doc = plainToInstance(ProvidersFile, mapping);
   const errors = validateSync(doc);
   if (errors.length) {
     const problems = toErrorDetails(errors).map((d) => `${d.field}: ${d.problem}`);
