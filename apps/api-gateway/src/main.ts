@@ -12,6 +12,7 @@ import { identityEntities } from './identity/identity.entities';
 import { IdentityModule } from './identity/identity.module';
 import { migrations } from './migrations';
 import { ProvidersController } from './providers/providers.controller';
+import { RulesController } from './rules/rules.controller';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -33,7 +34,7 @@ void runService({
         pingSubject: Subjects.gateway.ping,
         persistence: { schema: 'identity', entities: identityEntities, migrations },
         imports: [IdentityModule],
-        controllers: [ProvidersController],
+        controllers: [ProvidersController, RulesController],
         providers: [
           { provide: APP_FILTER, useClass: AllErrorsFilter },
           { provide: APP_PIPE, useClass: ContractValidationPipe },

@@ -1,5 +1,10 @@
 import { ServiceNames, Subjects } from '@docintel/contracts';
 import { runService, ServiceEnv, serviceModule } from '@docintel/runtime';
+import { migrations } from './migrations';
+import { RuleEntity } from './rules/rule.entity';
+import { RulesHandler } from './rules/rules.handler';
+import { RulesRepository } from './rules/rules.repository';
+import { RulesService } from './rules/rules.service';
 
 void runService({
   service: ServiceNames.rules,
@@ -9,7 +14,8 @@ void runService({
       {
         service: ServiceNames.rules,
         pingSubject: Subjects.rules.ping,
-        persistence: { schema: 'rules', entities: [], migrations: [] },
+        persistence: { schema: 'rules', entities: [RuleEntity], migrations },
+        providers: [RulesRepository, RulesService, RulesHandler],
       },
       env,
       logger,

@@ -7,3 +7,4 @@ export * from './identifiers';
 export * from './providers';
 export * from './item-keys';
 export * from './items';
+export * from './rules';

@@ -23,7 +23,18 @@ export const Subjects = {
   indexing: { ping: 'indexing.health.ping' },
   jobs: { ping: 'jobs.health.ping' },
   agent: { ping: 'agent.health.ping' },
-  rules: { ping: 'rules.health.ping' },
+  rules: {
+    ping: 'rules.health.ping',
+    triggersList: 'rules.triggers.list',
+    triggersSchema: 'rules.triggers.schema',
+    rulesList: 'rules.rules.list',
+    rulesGet: 'rules.rules.get',
+    rulesCreate: 'rules.rules.create',
+    rulesUpsert: 'rules.rules.upsert',
+    rulesDelete: 'rules.rules.delete',
+    /** Decides whether a trigger runs for an operation, from the namespace's current rule. */
+    evaluate: 'rules.rules.evaluate',
+  },
 } as const;
 
 /** Domain events on the DOMAIN_EVENTS stream. */
