@@ -1,0 +1,51 @@
+'use strict';
+/* Command-line flags, with environment variables as defaults: flags win. */
+const { parseArgs } = require('node:util');
+
+const USAGE = `npm run bench -- [scenario ...] [options]
+
+Scenarios: providers (default: all)
+
+Options (environment variable in brackets):
+  --duration <s>      measured seconds per target            [BENCH_DURATION, default 10]
+  --warmup <s>        warm-up seconds before each measurement [BENCH_WARMUP, default 3]
+  --connections <n>   concurrent HTTP connections            [BENCH_CONNECTIONS, default 50]
+  --no-breakdown      skip the per-hop measurements (shorter run)
+  --profile           write V8 CPU profiles of the servers to bench/results/profiles/
+  --no-write          print the results without updating docs/benchmarks.md
+  -h, --help`;
+
+function positiveNumber(name, value, { integer = false, allowZero = false } = {}) {
+  const n = Number(value);
+  const ok = Number.isFinite(n) && (allowZero ? n >= 0 : n > 0) && (!integer || Number.isInteger(n));
+  if (!ok) throw new Error(`--${name} must be a ${integer ? 'whole ' : ''}number${allowZero ? '' : ' above 0'} (got "${value}")`);
+  return n;
+}
+
+function parseOptions(argv, env = process.env) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      profile: { type: 'boolean', default: false },
+      'no-write': { type: 'boolean', default: false },
+      'no-breakdown': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  return {
+    help: values.help,
+    scenarios: positionals,
+    durationS: positiveNumber('duration', values.duration ?? env.BENCH_DURATION ?? 10),
+    warmupS: positiveNumber('warmup', values.warmup ?? env.BENCH_WARMUP ?? 3, { allowZero: true }),
+    connections: positiveNumber('connections', values.connections ?? env.BENCH_CONNECTIONS ?? 50, { integer: true }),
+    profile: values.profile,
+    write: !values['no-write'],
+    breakdown: !values['no-breakdown'],
+  };
+}
+
+module.exports = { parseOptions, USAGE };

@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+/*
+ * Benchmarks of docintel's HTTP paths against the built apps (npm run bench builds first).
+ *   npm run bench                       every scenario
+ *   npm run bench -- providers --duration 30
+ * Each scenario rewrites its own section of docs/benchmarks.md and leaves a JSON record in
+ * bench/results/. Exit code: 0 all targets met, 2 a target missed, 1 the run failed.
+ */
+'use strict';
+const { mkdirSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+const { machineInfo } = require('./lib/machine');
+const { writeSection } = require('./lib/markdown-section');
+const { parseOptions, USAGE } = require('./lib/options');
+const { stopAll, REPO_ROOT } = require('./lib/processes');
+
+const SCENARIOS = [require('./scenarios/providers')];
+const DOC = join(REPO_ROOT, 'docs/benchmarks.md');
+const PREAMBLE = `# Benchmarks
+
+Numbers from \`npm run bench\` (see bench/run.js for the options). Each section is rewritten by
+its own benchmark; the machine and date are part of every result, so compare runs made on the
+same machine only.
+`;
+
+const log = (line) => process.stdout.write(`[bench] ${line}\n`);
+
+async function main() {
+  let opts;
+  try {
+    opts = parseOptions(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`${err.message}\n\n${USAGE}\n`);
+    return 1;
+  }
+  if (opts.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const unknown = opts.scenarios.filter((s) => !SCENARIOS.some((sc) => sc.id === s));
+  if (unknown.length) {
+    process.stderr.write(`unknown scenario ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.id).join(', ')}\n`);
+    return 1;
+  }
+  const chosen = opts.scenarios.length ? SCENARIOS.filter((s) => opts.scenarios.includes(s.id)) : SCENARIOS;
+  mkdirSync(join(REPO_ROOT, 'bench/results'), { recursive: true });
+
+  let allPass = true;
+  for (const scenario of chosen) {
+    log(`${scenario.title}`);
+    const machine = machineInfo();
+    const result = await scenario.run(opts, log);
+    const md = scenario.markdown(result, opts, machine);
+    process.stdout.write(`\n${md}\n\n`);
+    const stamp = machine.date.replace(/[:]/g, '-');
+    writeFileSync(
+      join(REPO_ROOT, 'bench/results', `${scenario.id}-${stamp}.json`),
+      JSON.stringify({ scenario: scenario.id, machine, options: opts, result }, null, 2),
+    );
+    if (opts.write) {
+      writeSection(DOC, scenario.id, md, PREAMBLE);
+      log(`updated docs/benchmarks.md (section ${scenario.id})`);
+    }
+    allPass &&= result.pass;
+  }
+  return allPass ? 0 : 2;
+}
+
+// Ctrl-C / SIGTERM: the scenario's finally blocks stop the processes and drop the database.
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    log(`${signal}: stopping and cleaning up (again to force)`);
+  });
+}
+
+main()
+  .then((code) => {
+    process.exitCode = code;
+  })
+  .catch(async (err) => {
+    process.stderr.write(`\nbenchmark failed: ${err.stack || err.message}\n`);
+    process.exitCode = 1;
+  })
+  .finally(() => stopAll());
