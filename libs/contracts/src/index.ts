@@ -8,3 +8,6 @@ export * from './providers';
 export * from './item-keys';
 export * from './items';
 export * from './rules';
+export * from './files';
+export * from './collections';
+export * from './nodes';
