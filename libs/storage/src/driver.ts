@@ -24,14 +24,18 @@ export interface StorageDriver {
 
   /**
    * Streams a file's bytes, optionally a byte range (inclusive end). Rejects with
-   * StorageNotFoundError when absent.
+   * StorageNotFoundError when absent. The caller checks the range against stat() first: a range
+   * outside the file is not the driver's to answer.
    */
   read(key: string, range?: { start: number; end?: number }): Promise<Readable>;
 
   /**
    * Writes a file from a stream. The file becomes visible only when the stream ends cleanly:
    * an aborted or failed stream (or exceeding maxBytes) leaves no item behind. Parent folders are
-   * implied. Overwrites an existing file at the key.
+   * implied. Overwrites an existing file at the key. Rejects with StorageTooLargeError past
+   * maxBytes, with StorageIncompleteError when `size` is given and the stream delivers another
+   * count, and with StorageConflictError when a folder (or, on LOCAL, a file in the way of a
+   * parent folder) occupies the path. On any failure the body stream is destroyed.
    */
   write(key: string, body: Readable, opts: { size?: number; contentType?: string; maxBytes?: number }): Promise<StoredEntry>;
 
@@ -82,5 +86,30 @@ export class StorageTooLargeError extends Error {
   constructor(readonly maxBytes: number) {
     super(`The file is larger than the limit of ${maxBytes} bytes`);
     this.name = 'StorageTooLargeError';
+  }
+}
+
+/** A write whose stream delivered a different number of bytes than the announced `size`. */
+export class StorageIncompleteError extends Error {
+  constructor(
+    readonly expectedBytes: number,
+    readonly receivedBytes: number,
+  ) {
+    super(`The upload announced ${expectedBytes} bytes but delivered ${receivedBytes}`);
+    this.name = 'StorageIncompleteError';
+  }
+}
+
+/**
+ * A key the driver refuses on its own account, whatever the caller checked: one that fails the
+ * key rules, or one that names the driver's reserved staging area.
+ */
+export class StorageInvalidKeyError extends Error {
+  constructor(
+    readonly key: string,
+    readonly problem: string,
+  ) {
+    super(`Invalid key ${JSON.stringify(key)}: ${problem}`);
+    this.name = 'StorageInvalidKeyError';
   }
 }

@@ -1,1 +1,5 @@
 export * from './driver';
+export * from './byte-limit';
+export * from './local-driver';
+export * from './keys';
+export * from './factory';
