@@ -14,7 +14,6 @@ export const MAX_SEGMENT_BYTES = 255;
  */
 export type KeyKind = 'directory' | 'folder' | 'file' | 'item';
 
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /**

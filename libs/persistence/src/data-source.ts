@@ -5,9 +5,7 @@ export interface PersistenceOptions {
   url: string;
   /** The Postgres schema this service owns; its tables and migration history live there. */
   schema: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   entities: MixedList<Function | string | EntitySchema<any>>;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   migrations: MixedList<Function | string>;
   poolSize?: number;
 }

@@ -1,0 +1,39 @@
+// Type-aware lint for the whole monorepo, with Nx module boundaries (apps never import apps,
+// libs never import apps, the test harness only from tests).
+const tseslint = require('typescript-eslint');
+const nx = require('@nx/eslint-plugin');
+const prettier = require('eslint-config-prettier');
+
+module.exports = tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', 'data/**', '**/*.js', '**/*.mjs'] },
+  {
+    files: ['**/*.ts'],
+    extends: [tseslint.configs.base],
+    plugins: { '@nx': nx },
+    languageOptions: { parserOptions: { project: ['./tsconfig.lint.json'], tsconfigRootDir: __dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': 'error',
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // CLIs, tests and the harness talk to a terminal.
+    files: ['**/cli/**/*.ts', '**/*.spec.ts', '**/*.int-spec.ts', 'test-e2e/**/*.ts', 'libs/testing/**/*.ts', 'bench/**/*.ts'],
+    rules: { 'no-console': 'off' },
+  },
+  prettier,
+);
