@@ -8,8 +8,7 @@ const { randomBytes } = require('node:crypto');
 const { Client } = require('pg');
 const { connect } = require('nats');
 
-const PG_ADMIN_URL =
-  process.env.BENCH_PG_ADMIN_URL || process.env.TEST_PG_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const PG_ADMIN_URL = process.env.BENCH_PG_ADMIN_URL || process.env.TEST_PG_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.BENCH_NATS_URL || process.env.TEST_NATS_URL || 'nats://127.0.0.1:4222';
 
 function withDatabase(url, db) {
@@ -45,7 +44,10 @@ async function deleteNatsPrefix(prefix) {
 }
 
 async function startInfrastructure(label) {
-  const id = `${label.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 20)}_${randomBytes(4).toString('hex')}`;
+  const id = `${label
+    .replace(/[^a-z0-9]/gi, '')
+    .toLowerCase()
+    .slice(0, 20)}_${randomBytes(4).toString('hex')}`;
   const database = `docintel_bench_${id}`;
   const natsPrefix = `bench_${id}`;
   await admin(`CREATE DATABASE "${database}"`);
@@ -60,9 +62,7 @@ async function startInfrastructure(label) {
       tornDown = true;
       const problems = [];
       await deleteNatsPrefix(natsPrefix).catch((e) => problems.push(`NATS prefix ${natsPrefix}: ${e.message}`));
-      await admin(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch((e) =>
-        problems.push(`database ${database}: ${e.message}`),
-      );
+      await admin(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch((e) => problems.push(`database ${database}: ${e.message}`));
       if (problems.length) throw new Error(`cleanup incomplete:\n  ${problems.join('\n  ')}`);
     },
   };

@@ -96,17 +96,19 @@ async function createToken(env, namespace, email) {
 }
 
 async function stopAll() {
-  await Promise.allSettled([...children].map((c) => {
-    if (c.exitCode !== null || c.signalCode !== null) return undefined;
-    return new Promise((res) => {
-      const timer = setTimeout(() => c.kill('SIGKILL'), 20_000);
-      c.once('exit', () => {
-        clearTimeout(timer);
-        res();
+  await Promise.allSettled(
+    [...children].map((c) => {
+      if (c.exitCode !== null || c.signalCode !== null) return undefined;
+      return new Promise((res) => {
+        const timer = setTimeout(() => c.kill('SIGKILL'), 20_000);
+        c.once('exit', () => {
+          clearTimeout(timer);
+          res();
+        });
+        c.kill('SIGTERM');
       });
-      c.kill('SIGTERM');
-    });
-  }));
+    }),
+  );
 }
 
 module.exports = { REPO_ROOT, startProcess, startApp, createToken, stopAll };

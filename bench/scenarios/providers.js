@@ -102,7 +102,11 @@ async function run(opts, log) {
       measured: `${(ratio * 100).toFixed(1)}%`,
       pass: ratio >= TARGETS.minThroughputRatio,
     },
-    { target: `gateway p99 < ${TARGETS.maxGatewayP99Ms} ms`, measured: `${rows.gateway.p99} ms`, pass: rows.gateway.p99 < TARGETS.maxGatewayP99Ms },
+    {
+      target: `gateway p99 < ${TARGETS.maxGatewayP99Ms} ms`,
+      measured: `${rows.gateway.p99} ms`,
+      pass: rows.gateway.p99 < TARGETS.maxGatewayP99Ms,
+    },
     { target: 'no failed requests', measured: `${failed}`, pass: failed === 0 },
   ];
   return { rows, ratio, checks, pass: checks.every((c) => c.pass) };
@@ -183,7 +187,13 @@ function markdown(result, opts, machine) {
     );
   }
   if (order.length > 2) {
-    lines.push('', '### Breakdown: each hop alone, same load', '', '| hop | requests/s | p50 (ms) | p99 (ms) | failed |', '|---|---:|---:|---:|---:|');
+    lines.push(
+      '',
+      '### Breakdown: each hop alone, same load',
+      '',
+      '| hop | requests/s | p50 (ms) | p99 (ms) | failed |',
+      '|---|---:|---:|---:|---:|',
+    );
     lines.push(...order.slice(2).map(perf));
   }
   if (cpuRows.length) {
