@@ -1,0 +1,172 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DataSource, type Repository } from 'typeorm';
+import type { FileSortField, SortOrder } from '@docintel/contracts';
+import { containsPattern, isUuid } from '../tenancy';
+import { IndexedFileEntity } from './indexed-file.entity';
+
+const SORT_COLUMNS: Record<FileSortField, string> = {
+  name: 'lower(f.name)',
+  path: 'f.key',
+  createdTime: 'f.created_time',
+  size: 'f.size',
+};
+
+/** What a new IndexedFile is made of: the provider item and who asks. */
+export interface NewIndexedFile {
+  providerId: string;
+  providerName: string;
+  key: string;
+  name: string;
+  extension: string;
+  size: number | null;
+  mediaType: string | null;
+  owner: { id: string; email: string; firstName: string; lastName: string; avatarUrl: string };
+}
+
+/** Which files a listing covers: those of a provider, or those in a collection. */
+export type FileScope = { providerId: string } | { collectionId: string };
+
+export interface FileListQuery {
+  page: number;
+  pageSize: number;
+  sortBy: FileSortField;
+  sortOrder: SortOrder;
+  /** Case-insensitive substring of the file name. */
+  q?: string;
+}
+
+/**
+ * IndexedFiles of a namespace. The namespace is the first argument of every method: there is no
+ * query path that forgets it, and a file of another namespace is indistinguishable from no file.
+ */
+@Injectable()
+export class FilesRepository {
+  private readonly repo: Repository<IndexedFileEntity>;
+
+  constructor(private readonly ds: DataSource) {
+    this.repo = ds.getRepository(IndexedFileEntity);
+  }
+
+  /**
+   * Creates the IndexedFile of a provider item, or returns the one the namespace already has for it.
+   * The unique (namespace, provider, key) index decides between concurrent creators: exactly one
+   * insert wins and every caller gets the same row.
+   */
+  async createOrGet(namespace: string, draft: NewIndexedFile): Promise<{ file: IndexedFileEntity; created: boolean }> {
+    const now = Date.now();
+    const inserted: Array<{ id: string }> = await this.ds.query(
+      `INSERT INTO files (id, namespace_id, provider_id, key, name, extension, size, media_type, provider_name,
+                          owner_id, owner_email, owner_first_name, owner_last_name, owner_avatar_url,
+                          policy_id, created_time, requested_time)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16)
+       ON CONFLICT ON CONSTRAINT files_provider_item_unique DO NOTHING
+       RETURNING id`,
+      [
+        randomUUID(),
+        namespace,
+        draft.providerId,
+        draft.key,
+        draft.name,
+        draft.extension,
+        draft.size,
+        draft.mediaType,
+        draft.providerName,
+        draft.owner.id,
+        draft.owner.email,
+        draft.owner.firstName,
+        draft.owner.lastName,
+        draft.owner.avatarUrl,
+        randomUUID(),
+        now,
+      ],
+    );
+    if (inserted.length) {
+      return { file: await this.repo.findOneByOrFail({ id: inserted[0].id }), created: true };
+    }
+    const existing = await this.repo.findOneBy({ namespaceId: namespace, providerId: draft.providerId, key: draft.key });
+    // The winner of the race committed before our insert gave up, so its row is visible now.
+    if (!existing) throw new Error(`IndexedFile for ${draft.providerId}/${draft.key} vanished during creation`);
+    return { file: existing, created: false };
+  }
+
+  findById(namespace: string, id: string): Promise<IndexedFileEntity | null> {
+    if (!isUuid(id)) return Promise.resolve(null);
+    return this.repo.findOneBy({ namespaceId: namespace, id });
+  }
+
+  async list(namespace: string, scope: FileScope, query: FileListQuery): Promise<{ rows: IndexedFileEntity[]; total: number }> {
+    const qb = this.repo.createQueryBuilder('f').where('f.namespace_id = :namespace', { namespace });
+    if ('providerId' in scope) {
+      if (!isUuid(scope.providerId)) return { rows: [], total: 0 };
+      qb.andWhere('f.provider_id = :providerId', { providerId: scope.providerId });
+    } else {
+      if (!isUuid(scope.collectionId)) return { rows: [], total: 0 };
+      qb.innerJoin('collection_files', 'cf', 'cf.file_id = f.id AND cf.collection_id = :collectionId', {
+        collectionId: scope.collectionId,
+      });
+    }
+    if (query.q) qb.andWhere('f.name ILIKE :pattern', { pattern: containsPattern(query.q) });
+    const direction = query.sortOrder === 'desc' ? 'DESC' : 'ASC';
+    qb.orderBy(SORT_COLUMNS[query.sortBy], direction).addOrderBy('f.id', direction);
+    const [rows, total] = await qb
+      .offset(query.page * query.pageSize)
+      .limit(query.pageSize)
+      .getManyAndCount();
+    return { rows, total };
+  }
+
+  /**
+   * Deletes the IndexedFile; its nodes, ontologies and collection links go with it in the same
+   * statement (foreign keys ON DELETE CASCADE), so no reader sees a half-deleted file.
+   */
+  async delete(namespace: string, id: string): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    const [, affected] = (await this.ds.query(`DELETE FROM files WHERE namespace_id = $1 AND id = $2`, [namespace, id])) as [
+      unknown,
+      number,
+    ];
+    return affected > 0;
+  }
+
+  /**
+   * Records a request to index the file again: status back to PENDING, the request counted.
+   * `reparse` sticks until an indexation has consumed it, so a plain reindex never cancels a pending reparse.
+   */
+  async requestIndexation(namespace: string, id: string, opts: { reparse: boolean }): Promise<IndexedFileEntity | null> {
+    if (!isUuid(id)) return null;
+    const rows: Array<{ id: string }> = await this.ds.query(
+      `UPDATE files
+          SET status = 'PENDING', error_message = NULL, indexation_requests = indexation_requests + 1,
+              reparse_requested = reparse_requested OR $3, requested_time = $4
+        WHERE namespace_id = $1 AND id = $2
+        RETURNING id`,
+      [namespace, id, opts.reparse, Date.now()],
+    ).then(([r]: [Array<{ id: string }>]) => r);
+    return rows.length ? this.repo.findOneByOrFail({ id }) : null;
+  }
+
+  /** Records a request to compute the ontologies and metadata again. */
+  async requestOntologies(namespace: string, id: string): Promise<IndexedFileEntity | null> {
+    if (!isUuid(id)) return null;
+    const rows: Array<{ id: string }> = await this.ds.query(
+      `UPDATE files SET ontology_requests = ontology_requests + 1 WHERE namespace_id = $1 AND id = $2 RETURNING id`,
+      [namespace, id],
+    ).then(([r]: [Array<{ id: string }>]) => r);
+    return rows.length ? this.repo.findOneByOrFail({ id }) : null;
+  }
+
+  /**
+   * The pipeline's status writes between a request and the commit of a tree: RUNNING when a run
+   * starts, FAILED (with a message a user understands) or ABORTED when it stops. SUCCESS is written
+   * by NodeStoreRepository.commitGeneration, together with the tree.
+   */
+  async recordIndexationStatus(fileId: string, status: 'RUNNING' | 'FAILED' | 'ABORTED', errorMessage: string | null = null): Promise<boolean> {
+    const [, affected] = (await this.ds.query(`UPDATE files SET status = $2, error_message = $3 WHERE id = $1`, [
+      fileId,
+      status,
+      errorMessage,
+    ])) as [unknown, number];
+    return affected > 0;
+  }
+}

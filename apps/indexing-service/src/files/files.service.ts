@@ -1,0 +1,122 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  DomainError,
+  keyExtension,
+  keyName,
+  toPage,
+  type CreateIndexedFileRequest,
+  type IndexedFileDto,
+  type ListFilesQueryDto,
+  type OntologyDto,
+  type Page,
+  type RpcContext,
+} from '@docintel/contracts';
+import { requireNamespace, requireUser } from '../tenancy';
+import { FilesRepository } from './files.repository';
+import type { IndexedFileEntity } from './indexed-file.entity';
+import { toIndexedFileDto } from './indexed-file.mapper';
+import { INDEXATION_REQUESTS, type IndexationRequested, type IndexationRequests } from './indexation-requests';
+import { OntologiesRepository } from './ontologies.repository';
+import { StorageClient } from './storage.client';
+
+const fileNotFound = (id: string) => DomainError.notFound('IndexedFile', id);
+
+@Injectable()
+export class FilesService {
+  constructor(
+    private readonly files: FilesRepository,
+    private readonly ontologies: OntologiesRepository,
+    private readonly storage: StorageClient,
+    @Inject(INDEXATION_REQUESTS) private readonly indexation: IndexationRequests,
+  ) {}
+
+  /** The files created from one provider; 404/403 come from storage when the provider is unknown or not shared. */
+  async list(ctx: RpcContext, query: ListFilesQueryDto): Promise<Page<IndexedFileDto>> {
+    const namespace = requireNamespace(ctx);
+    await this.storage.provider(ctx, query.providerId);
+    const { rows, total } = await this.files.list(
+      namespace,
+      { providerId: query.providerId },
+      {
+        page: query.page,
+        pageSize: query.pageSize,
+        sortBy: query.sortProperty ?? 'name',
+        sortOrder: query.sortOrder === 'DESC' ? 'desc' : 'asc',
+      },
+    );
+    return toPage(rows.map(toIndexedFileDto), total, query.page, query.pageSize);
+  }
+
+  /**
+   * Creates the IndexedFile of an existing provider item (PENDING) and requests its indexation.
+   * Creating it again returns the file the namespace already has, untouched (no new indexation).
+   */
+  async create(ctx: RpcContext, req: CreateIndexedFileRequest): Promise<IndexedFileDto> {
+    const namespace = requireNamespace(ctx);
+    const userId = requireUser(ctx);
+    const provider = await this.storage.provider(ctx, req.providerId);
+    const item = await this.storage.file(ctx, provider.id.id, req.key);
+    const { file, created } = await this.files.createOrGet(namespace, {
+      providerId: provider.id.id,
+      providerName: provider.name,
+      key: item.key,
+      name: keyName(item.key),
+      extension: keyExtension(item.key),
+      size: item.size ?? null,
+      mediaType: item.mediaType ?? null,
+      owner: {
+        id: userId,
+        email: req.owner.email,
+        firstName: req.owner.firstName ?? '',
+        lastName: req.owner.lastName ?? '',
+        avatarUrl: req.owner.avatarUrl ?? '',
+      },
+    });
+    if (created) await this.indexation.requested(this.event(ctx, file, 'created', true));
+    return toIndexedFileDto(file);
+  }
+
+  async get(ctx: RpcContext, id: string): Promise<IndexedFileDto> {
+    const file = await this.files.findById(requireNamespace(ctx), id);
+    if (!file) throw fileNotFound(id);
+    return toIndexedFileDto(file);
+  }
+
+  /** Removes the IndexedFile with its nodes and collection links; the provider item stays. */
+  async delete(ctx: RpcContext, id: string): Promise<void> {
+    if (!(await this.files.delete(requireNamespace(ctx), id))) throw fileNotFound(id);
+  }
+
+  async reindex(ctx: RpcContext, id: string, reparse: boolean): Promise<void> {
+    const file = await this.files.requestIndexation(requireNamespace(ctx), id, { reparse });
+    if (!file) throw fileNotFound(id);
+    await this.indexation.requested(this.event(ctx, file, 'reindex', file.reparseRequested));
+  }
+
+  async recomputeOntologies(ctx: RpcContext, id: string): Promise<void> {
+    const file = await this.files.requestOntologies(requireNamespace(ctx), id);
+    if (!file) throw fileNotFound(id);
+    await this.indexation.requested(this.event(ctx, file, 'ontologies', false));
+  }
+
+  async ontologiesOf(ctx: RpcContext, id: string): Promise<OntologyDto[]> {
+    const list = await this.ontologies.listForFile(requireNamespace(ctx), id);
+    if (!list) throw fileNotFound(id);
+    return list;
+  }
+
+  private event(ctx: RpcContext, f: IndexedFileEntity, reason: IndexationRequested['reason'], reparse: boolean): IndexationRequested {
+    return {
+      namespaceId: f.namespaceId,
+      fileId: f.id,
+      reason,
+      reparse,
+      providerId: f.providerId,
+      key: f.key,
+      mediaType: f.mediaType,
+      size: f.size,
+      requestedTime: f.requestedTime,
+      requestId: ctx.requestId,
+    };
+  }
+}

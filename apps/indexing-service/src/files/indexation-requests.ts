@@ -1,0 +1,40 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { LOGGER, type Logger } from '@docintel/observability';
+
+/**
+ * The seam between the Files API and the indexation pipeline. The Files API records every request
+ * on the IndexedFile (status PENDING, counters, reparse flag) in its own transaction, then tells the
+ * pipeline through this port. The pipeline binds INDEXATION_REQUESTS to its implementation
+ * (create the root node, emit root_node.created); until then requests are only recorded.
+ */
+export interface IndexationRequested {
+  namespaceId: string;
+  fileId: string;
+  /** created: POST /files; reindex: POST /files/{id}/reindex; ontologies: POST /files/{id}/recompute-ontologies. */
+  reason: 'created' | 'reindex' | 'ontologies';
+  /** The bytes must be read and parsed again (always true for a new file). */
+  reparse: boolean;
+  providerId: string;
+  key: string;
+  mediaType: string | null;
+  size: number | null;
+  /** Epoch ms of the request as recorded on the file; lets a consumer drop superseded requests. */
+  requestedTime: number;
+  requestId?: string;
+}
+
+export interface IndexationRequests {
+  requested(event: IndexationRequested): Promise<void>;
+}
+
+export const INDEXATION_REQUESTS = Symbol('INDEXATION_REQUESTS');
+
+/** The binding until the pipeline exists: the request stays recorded on the file, nothing is published. */
+@Injectable()
+export class RecordOnlyIndexationRequests implements IndexationRequests {
+  constructor(@Inject(LOGGER) private readonly logger: Logger) {}
+
+  async requested(event: IndexationRequested): Promise<void> {
+    this.logger.debug({ fileId: event.fileId, reason: event.reason, reparse: event.reparse }, 'indexation requested (recorded only)');
+  }
+}

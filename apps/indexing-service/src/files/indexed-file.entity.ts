@@ -1,0 +1,108 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { IndexationStatus } from '@docintel/contracts';
+
+const bigintNumber = { to: (v: number | null) => v, from: (v: string | null) => (v === null ? null : Number(v)) };
+
+/** An IndexedFile: a provider item taken into the index of a namespace. */
+@Entity({ name: 'files' })
+export class IndexedFileEntity {
+  @PrimaryColumn('uuid')
+  id: string;
+
+  @Column('uuid', { name: 'namespace_id' })
+  namespaceId: string;
+
+  @Column('uuid', { name: 'provider_id' })
+  providerId: string;
+
+  /** The full provider item key; the API shows it as both `key` and `path`. */
+  @Column('text')
+  key: string;
+
+  @Column('text')
+  name: string;
+
+  @Column('text')
+  extension: string;
+
+  @Column('bigint', { nullable: true, transformer: bigintNumber })
+  size: number | null;
+
+  @Column('text', { name: 'media_type', nullable: true })
+  mediaType: string | null;
+
+  /** SHA-256 of the bytes, hex; set by indexation when it reads the content. */
+  @Column('text', { nullable: true })
+  checksum: string | null;
+
+  @Column('text', { name: 'provider_name' })
+  providerName: string;
+
+  @Column('uuid', { name: 'owner_id' })
+  ownerId: string;
+
+  @Column('text', { name: 'owner_email' })
+  ownerEmail: string;
+
+  @Column('text', { name: 'owner_first_name' })
+  ownerFirstName: string;
+
+  @Column('text', { name: 'owner_last_name' })
+  ownerLastName: string;
+
+  @Column('text', { name: 'owner_avatar_url' })
+  ownerAvatarUrl: string;
+
+  @Column('uuid', { name: 'policy_id' })
+  policyId: string;
+
+  @Column('bigint', { name: 'created_time', transformer: bigintNumber })
+  createdTime: number;
+
+  @Column('text')
+  status: IndexationStatus;
+
+  @Column('text', { name: 'error_message', nullable: true })
+  errorMessage: string | null;
+
+  /** True once a node tree has been committed: the document can be read. */
+  @Column('boolean')
+  indexed: boolean;
+
+  @Column('boolean', { name: 'match_computed' })
+  matchComputed: boolean;
+
+  @Column('text', { nullable: true })
+  title: string | null;
+
+  @Column('text', { nullable: true })
+  authors: string | null;
+
+  @Column('text', { nullable: true })
+  description: string | null;
+
+  @Column('jsonb', { name: 'additional_info' })
+  additionalInfo: Record<string, unknown>;
+
+  /** How many indexations were asked for (creation counts as the first). */
+  @Column('integer', { name: 'indexation_requests' })
+  indexationRequests: number;
+
+  /** Whether the pending indexation must read and parse the bytes again. */
+  @Column('boolean', { name: 'reparse_requested' })
+  reparseRequested: boolean;
+
+  @Column('integer', { name: 'ontology_requests' })
+  ontologyRequests: number;
+
+  @Column('bigint', { name: 'requested_time', transformer: bigintNumber })
+  requestedTime: number;
+
+  /** The node-tree generation readers see; null before the first committed parse. */
+  @Column('integer', { name: 'current_generation', nullable: true })
+  currentGeneration: number | null;
+
+  /** The last generation handed out by beginGeneration. */
+  @Column('integer', { name: 'last_generation' })
+  lastGeneration: number;
+}
