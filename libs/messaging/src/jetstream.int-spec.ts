@@ -1,0 +1,159 @@
+import 'reflect-metadata';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { JSONCodec, type JetStreamManager, type NatsConnection } from 'nats';
+import { Streams, deadLetterSubject } from '@docintel/contracts';
+import { createLogger, currentRequestId, ObservabilityModule, runWithRequestId } from '@docintel/observability';
+import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
+import { JetStream, type RunningConsumer } from './jetstream';
+import { MessagingModule } from './messaging.module';
+import { NATS_CONNECTION } from './nats.options';
+
+const codec = JSONCodec<unknown>();
+
+/** Polls until check() returns a value other than undefined; fails with the label after the deadline. */
+async function eventually<T>(label: string, check: () => Promise<T | undefined>, deadlineMs = 20_000): Promise<T> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`gave up waiting: ${label}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('JetStream', () => {
+  let infra: TestInfrastructure;
+  let app: TestingModule;
+  let js: JetStream;
+  let jsm: JetStreamManager;
+  const consumers: RunningConsumer[] = [];
+  const subject = (s: string) => `${infra.natsPrefix}.${s}`;
+
+  beforeAll(async () => {
+    infra = await startTestInfrastructure('jetstream');
+    app = await Test.createTestingModule({
+      imports: [
+        ObservabilityModule.forRoot({ service: 'events-test', logger: createLogger('events-test', 'silent') }),
+        MessagingModule.forRoot({
+          url: infra.natsUrl,
+          prefix: infra.natsPrefix,
+          service: 'events-test',
+          rpcTimeoutMs: 5000,
+          shutdownTimeoutMs: 5000,
+        }),
+      ],
+    }).compile();
+    await app.init();
+    js = app.get(JetStream);
+    jsm = await app.get<NatsConnection>(NATS_CONNECTION).jetstreamManager();
+    await js.ensureStream(Streams.domainEvents);
+    await js.ensureStream(Streams.deadLetters);
+  });
+
+  afterAll(async () => {
+    for (const c of consumers) await c.stop();
+    await app?.close();
+    await infra?.teardown();
+  });
+
+  const messagesOn = async (stream: string, subj: string): Promise<number> => {
+    const info = await jsm.streams.info(stream, { subjects_filter: subj });
+    return info.state.subjects?.[subj] ?? 0;
+  };
+
+  it('creates prefixed streams, and ensuring them again (even all at once) keeps their messages', async () => {
+    const name = js.streamName(Streams.domainEvents);
+    expect(name).toBe(`${infra.natsPrefix}_DOMAIN_EVENTS`);
+    await js.publish('events.kept', { n: 1 });
+    await Promise.all([js.ensureStream(Streams.domainEvents), js.ensureStream(Streams.domainEvents)]);
+    await js.ensureStream(Streams.domainEvents);
+    const info = await jsm.streams.info(name);
+    expect(info.config.subjects).toEqual([subject('events.>')]);
+    expect(await messagesOn(name, subject('events.kept'))).toBe(1);
+
+    const hooks = js.streamName(Streams.hooks);
+    await Promise.all([js.ensureStream(Streams.hooks), js.ensureStream(Streams.hooks), js.ensureStream(Streams.hooks)]);
+    expect((await jsm.streams.info(hooks)).config.subjects).toEqual(Streams.hooks.subjects.map(subject));
+  });
+
+  it('delivers a published event once to a durable consumer, which acks it', async () => {
+    const seen: Array<{ payload: unknown; subject: string; deliveryCount: number; requestId?: string }> = [];
+    const opts = {
+      stream: Streams.domainEvents,
+      durable: 'once',
+      filterSubject: 'events.once',
+      handler: async (payload: unknown, meta: { subject: string; deliveryCount: number }) => {
+        seen.push({ payload, subject: meta.subject, deliveryCount: meta.deliveryCount, requestId: currentRequestId() });
+      },
+    };
+    let consumer = await js.consume(opts);
+    await runWithRequestId('req-event-1', () => js.publish('events.once', { n: 1 }));
+    const durable = `${infra.natsPrefix}_once`;
+    const stream = js.streamName(Streams.domainEvents);
+    await eventually('the event to be acked', async () => {
+      const info = await jsm.consumers.info(stream, durable);
+      return info.ack_floor.consumer_seq >= 1 && info.num_ack_pending === 0 ? info : undefined;
+    });
+    expect(seen).toEqual([{ payload: { n: 1 }, subject: 'events.once', deliveryCount: 1, requestId: 'req-event-1' }]);
+
+    // A restarted consumer with the same durable name continues after the acked event.
+    await consumer.stop();
+    consumer = await js.consume(opts);
+    consumers.push(consumer);
+    await js.publish('events.once', { n: 2 });
+    await eventually('the second event', async () => (seen.length >= 2 ? true : undefined));
+    await eventually('the second ack', async () => {
+      const info = await jsm.consumers.info(stream, durable);
+      return info.num_ack_pending === 0 && info.num_pending === 0 ? true : undefined;
+    });
+    expect(seen.map((s) => s.payload)).toEqual([{ n: 1 }, { n: 2 }]);
+  });
+
+  it('retries a failing handler, then parks the event on the dead-letter subject after maxDeliver', async () => {
+    const attempts: number[] = [];
+    consumers.push(
+      await js.consume({
+        stream: Streams.domainEvents,
+        durable: 'always-fails',
+        filterSubject: 'events.fails',
+        maxDeliver: 3,
+        handler: async (_payload, meta) => {
+          attempts.push(meta.deliveryCount);
+          throw new Error('cannot process this one');
+        },
+      }),
+    );
+    await js.publish('events.fails', { n: 7 });
+    const dlqStream = js.streamName(Streams.deadLetters);
+    const dlqSubject = subject(deadLetterSubject('events.fails'));
+    expect(dlqSubject).toBe(subject('dlq.events.fails'));
+    const parked = await eventually('the dead letter', async () => {
+      try {
+        return await jsm.streams.getMessage(dlqStream, { last_by_subj: dlqSubject });
+      } catch {
+        return undefined;
+      }
+    });
+    expect(codec.decode(parked.data)).toEqual({ subject: 'events.fails', error: 'cannot process this one', payload: { n: 7 } });
+    expect(attempts).toEqual([1, 2, 3]);
+    const info = await eventually('the consumer to settle', async () => {
+      const i = await jsm.consumers.info(js.streamName(Streams.domainEvents), `${infra.natsPrefix}_always-fails`);
+      return i.num_ack_pending === 0 && i.num_pending === 0 ? i : undefined;
+    });
+    expect(info.num_redelivered).toBe(0);
+    expect(await messagesOn(dlqStream, dlqSubject)).toBe(1);
+    expect(attempts).toEqual([1, 2, 3]);
+  });
+
+  it('stores an event published twice with the same msgId once', async () => {
+    const stream = js.streamName(Streams.domainEvents);
+    const subj = subject('events.dedupe');
+    await js.publish('events.dedupe', { v: 1 }, 'order-42-created');
+    await js.publish('events.dedupe', { v: 1 }, 'order-42-created');
+    expect(await messagesOn(stream, subj)).toBe(1);
+    await js.publish('events.dedupe', { v: 2 }, 'order-43-created');
+    await js.publish('events.dedupe', { v: 3 });
+    await js.publish('events.dedupe', { v: 3 });
+    expect(await messagesOn(stream, subj)).toBe(4);
+  });
+});

@@ -1,0 +1,238 @@
+import 'reflect-metadata';
+import { Inject, Injectable } from '@nestjs/common';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { Type } from 'class-transformer';
+import { IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { DomainError, ErrorCode, type RpcContext } from '@docintel/contracts';
+import { createLogger, currentRequestId, ObservabilityModule } from '@docintel/observability';
+import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
+import { MessagingModule } from './messaging.module';
+import { RpcClient } from './rpc-client';
+import { RpcHandler } from './rpc-handler.decorator';
+
+/** Subjects of the test handlers; they live under the run's private prefix. */
+const S = {
+  echo: 'test.greeting.echo',
+  conflict: 'test.greeting.conflict',
+  crash: 'test.greeting.crash',
+  slow: 'test.greeting.slow',
+  count: 'test.greeting.count',
+  nobody: 'test.nobody.listens',
+};
+
+class Options {
+  @IsIn(['formal', 'casual'])
+  tone: string;
+}
+
+class Greeting {
+  @IsString()
+  name: string;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => Options)
+  options?: Options;
+}
+
+class Deferred<T = void> {
+  resolve!: (v: T) => void;
+  readonly promise = new Promise<T>((r) => (this.resolve = r));
+}
+
+/** What a server instance saw; each instance of the test app has its own. */
+class Probe {
+  readonly calls: Array<{ subject: string; payload: unknown; ctx: RpcContext; requestIdInContext?: string }> = [];
+  readonly entered = new Map<string, Deferred>();
+  readonly gates = new Map<string, Deferred>();
+  constructor(readonly instance: string) {}
+
+  gate(name: string): Deferred {
+    if (!this.gates.has(name)) this.gates.set(name, new Deferred());
+    return this.gates.get(name) as Deferred;
+  }
+  entry(name: string): Deferred {
+    if (!this.entered.has(name)) this.entered.set(name, new Deferred());
+    return this.entered.get(name) as Deferred;
+  }
+}
+
+const PROBE = Symbol('PROBE');
+
+@Injectable()
+class GreetingHandlers {
+  constructor(@Inject(PROBE) private readonly probe: Probe) {}
+
+  private record(subject: string, payload: unknown, ctx: RpcContext) {
+    this.probe.calls.push({ subject, payload, ctx, requestIdInContext: currentRequestId() });
+  }
+
+  @RpcHandler(S.echo, Greeting)
+  echo(g: Greeting, ctx: RpcContext) {
+    this.record(S.echo, g, ctx);
+    return { greeting: `hello ${g.name}`, instance: this.probe.instance, validated: g instanceof Greeting };
+  }
+
+  @RpcHandler(S.conflict)
+  conflict(payload: unknown, ctx: RpcContext): never {
+    this.record(S.conflict, payload, ctx);
+    throw new DomainError(ErrorCode.CONFLICT, 'That name is taken', [{ field: 'name', problem: 'is taken' }]);
+  }
+
+  @RpcHandler(S.crash)
+  crash(): never {
+    throw new TypeError('connection to db-7 with password hunter2 failed');
+  }
+
+  @RpcHandler(S.slow, Greeting)
+  async slow(g: Greeting) {
+    this.probe.entry(g.name).resolve();
+    await this.probe.gate(g.name).promise;
+    return { done: g.name };
+  }
+
+  @RpcHandler(S.count)
+  count(payload: { n: number }) {
+    this.probe.calls.push({ subject: S.count, payload, ctx: { requestId: '' } });
+    return { n: payload.n, instance: this.probe.instance };
+  }
+}
+
+async function startApp(infra: TestInfrastructure, service: string, probe?: Probe): Promise<TestingModule> {
+  const ref = await Test.createTestingModule({
+    imports: [
+      ObservabilityModule.forRoot({ service, logger: createLogger(service, 'silent') }),
+      MessagingModule.forRoot({ url: infra.natsUrl, prefix: infra.natsPrefix, service, rpcTimeoutMs: 5000, shutdownTimeoutMs: 10_000 }),
+    ],
+    providers: probe ? [{ provide: PROBE, useValue: probe }, GreetingHandlers] : [],
+  }).compile();
+  await ref.init();
+  return ref;
+}
+
+async function rejection(p: Promise<unknown>): Promise<DomainError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).toBeInstanceOf(DomainError);
+    return err as DomainError;
+  }
+  throw new Error('expected the request to fail');
+}
+
+describe('RPC over NATS', () => {
+  let infra: TestInfrastructure;
+  let server: TestingModule;
+  let clientApp: TestingModule;
+  let client: RpcClient;
+  const probe = new Probe('a');
+  const open = new Set<TestingModule>();
+  const ctx = (requestId: string): RpcContext => ({ requestId });
+
+  beforeAll(async () => {
+    infra = await startTestInfrastructure('rpc');
+    server = await startApp(infra, 'greeter', probe);
+    clientApp = await startApp(infra, 'caller');
+    open.add(server).add(clientApp);
+    client = clientApp.get(RpcClient);
+  });
+
+  afterAll(async () => {
+    for (const app of open) await app.close();
+    await infra?.teardown();
+  });
+
+  beforeEach(() => {
+    probe.calls.length = 0;
+  });
+
+  it('answers a request and carries the caller context to the handler', async () => {
+    const caller: RpcContext = { requestId: 'req-round-trip-1', namespaceId: 'ns-id', namespaceName: 'acme', userId: 'user-1' };
+    const reply = await client.request(S.echo, { name: 'Ada', options: { tone: 'casual' } }, caller);
+    expect(reply).toEqual({ greeting: 'hello Ada', instance: 'a', validated: true });
+    expect(probe.calls).toHaveLength(1);
+    expect(probe.calls[0].ctx).toEqual(caller);
+    // Log lines written by the handler carry the caller's request id.
+    expect(probe.calls[0].requestIdInContext).toBe('req-round-trip-1');
+  });
+
+  it('brings a DomainError back with its code, message and details', async () => {
+    const err = await rejection(client.request(S.conflict, {}, ctx('req-conflict')));
+    expect(err.code).toBe(ErrorCode.CONFLICT);
+    expect(err.message).toBe('That name is taken');
+    expect(err.details).toEqual([{ field: 'name', problem: 'is taken' }]);
+  });
+
+  it('turns an unexpected failure into INTERNAL with an error id and nothing of the cause', async () => {
+    const err = await rejection(client.request(S.crash, {}, ctx('req-crash')));
+    expect(err.code).toBe(ErrorCode.INTERNAL);
+    expect(err.message).toMatch(/^Internal error \(error id [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\)$/);
+    expect(err.message).not.toContain('hunter2');
+    expect(err.details).toEqual([]);
+  });
+
+  it('rejects an invalid payload with VALIDATION_FAILED naming each field, before the handler runs', async () => {
+    const err = await rejection(client.request(S.echo, { name: 42, options: { tone: 'rude' } }, ctx('req-invalid')));
+    expect(err.code).toBe(ErrorCode.VALIDATION_FAILED);
+    expect(err.details).toEqual(
+      expect.arrayContaining([{ field: 'name', problem: 'must be a string' }, expect.objectContaining({ field: 'options.tone' })]),
+    );
+    expect(probe.calls).toHaveLength(0);
+  });
+
+  it('answers SERVICE_UNAVAILABLE when nobody serves the subject', async () => {
+    const err = await rejection(client.request(S.nobody, {}, ctx('req-nobody')));
+    expect(err.code).toBe(ErrorCode.SERVICE_UNAVAILABLE);
+    expect(err.message).toContain('The test service is not available');
+  });
+
+  it('answers TIMEOUT when the handler does not reply in time', async () => {
+    const err = await rejection(client.request(S.slow, { name: 'sloth' }, ctx('req-slow'), 300));
+    expect(err.code).toBe(ErrorCode.TIMEOUT);
+    expect(err.message).toBe('The test service did not answer within 300 ms');
+    probe.gate('sloth').resolve();
+  });
+
+  it('shares requests between instances of a service: each one is handled once', async () => {
+    const other = new Probe('b');
+    const second = await startApp(infra, 'greeter', other);
+    open.add(second);
+    try {
+      const n = 60;
+      const replies = await Promise.all(
+        Array.from({ length: n }, (_, i) => client.request<{ n: number; instance: string }>(S.count, { n: i }, ctx(`req-count-${i}`))),
+      );
+      expect(replies.map((r) => r.n)).toEqual(Array.from({ length: n }, (_, i) => i));
+      const handled = [...probe.calls, ...other.calls].map((c) => (c.payload as { n: number }).n).sort((x, y) => x - y);
+      expect(handled).toEqual(Array.from({ length: n }, (_, i) => i));
+      expect(probe.calls.length).toBeGreaterThan(0);
+      expect(other.calls.length).toBeGreaterThan(0);
+    } finally {
+      await second.close();
+      open.delete(second);
+    }
+  });
+
+  it('drains on close: a request in flight still gets its reply, new ones find no responder', async () => {
+    const inFlight = client.request(S.slow, { name: 'last-one' }, ctx('req-in-flight'), 20_000);
+    await probe.entry('last-one').promise;
+    const closing = server.close();
+    open.delete(server);
+
+    // Wait until the server has stopped taking requests, while the first one is still running.
+    let stopped: DomainError | undefined;
+    for (let i = 0; i < 200 && !stopped; i++) {
+      try {
+        await client.request(S.echo, { name: 'late' }, ctx(`req-late-${i}`), 1000);
+        await new Promise((r) => setTimeout(r, 25));
+      } catch (err) {
+        stopped = err as DomainError;
+      }
+    }
+    expect(stopped?.code).toBe(ErrorCode.SERVICE_UNAVAILABLE);
+
+    probe.gate('last-one').resolve();
+    await expect(inFlight).resolves.toEqual({ done: 'last-one' });
+    await closing;
+  });
+});
