@@ -1,0 +1,23 @@
+/** The JSON body every error response carries, checked for its shape and its request id. */
+export interface ErrorBody {
+  status: number;
+  error: string;
+  code: string;
+  message: string;
+  details: Array<{ field: string; problem: string }>;
+  requestId: string;
+  errorId?: string;
+}
+
+export async function errorBody(res: Response, status: number, code: string): Promise<ErrorBody> {
+  const text = await res.text();
+  expect({ status: res.status, body: text }).toMatchObject({ status });
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  const body = JSON.parse(text) as ErrorBody;
+  const keys = ['code', 'details', 'error', 'message', 'requestId', 'status', ...(status >= 500 && 'errorId' in body ? ['errorId'] : [])];
+  expect(Object.keys(body).sort()).toEqual(keys.sort());
+  expect(body).toMatchObject({ status, code, details: expect.any(Array), message: expect.any(String) });
+  expect(body.error.length).toBeGreaterThan(0);
+  expect(body.requestId).toBe(res.headers.get('x-request-id'));
+  return body;
+}
