@@ -125,7 +125,14 @@ describe('loadProviderCatalog', () => {
   it('reads a JSON file', () => {
     const file = write('providers.json', JSON.stringify({ providers: [{ name: 'S', type: 'S3', bucketName: 'b', region: 'eu-west-1' }] }));
     expect(loadProviderCatalog(file, '/unused')).toEqual([
-      { id: stableProviderId('S'), name: 'S', type: 'S3', icon: null, namespaces: null, settings: { bucketName: 'b', region: 'eu-west-1' } },
+      {
+        id: stableProviderId('S'),
+        name: 'S',
+        type: 'S3',
+        icon: null,
+        namespaces: null,
+        settings: { bucketName: 'b', region: 'eu-west-1' },
+      },
     ]);
   });
 
@@ -166,7 +173,9 @@ describe('loadProviderCatalog', () => {
   it('rejects a file without a providers list', () => {
     expect(failureOf(write('empty.yaml', ''))).toMatch(/is invalid:\n\s+- providers: /);
     expect(failureOf(write('other.yaml', 'storage: []'))).toMatch(/providers: must be an array/);
-    expect(failureOf(write('list.yaml', '- name: A\n  type: LOCAL\n  root: a\n'))).toMatch(/is invalid:\n\s+- providers: must be an array$/);
+    expect(failureOf(write('list.yaml', '- name: A\n  type: LOCAL\n  root: a\n'))).toMatch(
+      /is invalid:\n\s+- providers: must be an array$/,
+    );
     expect(failureOf(write('scalar.yaml', 'hello'))).toMatch(/is invalid:\n\s+- providers: must be an array$/);
   });
 
@@ -177,7 +186,10 @@ describe('loadProviderCatalog', () => {
 
   it('rejects two providers with the same id, given or derived from the name', () => {
     const id = '7d444840-9dc0-11d1-b245-5ffdce74fad2';
-    const given = write('given.yaml', `providers:\n  - {id: ${id}, name: A, type: LOCAL, root: a}\n  - {id: ${id}, name: B, type: LOCAL, root: b}\n`);
+    const given = write(
+      'given.yaml',
+      `providers:\n  - {id: ${id}, name: A, type: LOCAL, root: a}\n  - {id: ${id}, name: B, type: LOCAL, root: b}\n`,
+    );
     expect(failureOf(given)).toContain(`two providers share the id ${id}`);
     const derived = write('derived.yaml', 'providers:\n  - {name: Same, type: LOCAL, root: a}\n  - {name: Same, type: LOCAL, root: b}\n');
     expect(failureOf(derived)).toContain(`two providers share the id ${stableProviderId('Same')}`);
