@@ -385,6 +385,30 @@ describe('gateway API', () => {
       expect(problems).toEqual([]);
     });
 
+    it('notices when an operation drifts from the reference', async () => {
+      const ours = (await (await stack.request('/api/docs-json')).json()) as OpenApiDocument;
+      const reference = JSON.parse(
+        readFileSync(join(REPO_ROOT, '..', 'shared', 'spec', 'reference-openapi.json'), 'utf8'),
+      ) as OpenApiDocument;
+      const drifted = JSON.parse(JSON.stringify(ours)) as OpenApiDocument;
+      const list = drifted.paths['/api/core/providers'].get as { parameters: Array<{ name: string; schema: { type: string } }> };
+      list.parameters.find((p) => p.name === 'page')!.schema.type = 'string';
+      list.parameters = list.parameters.filter((p) => p.name !== 'q');
+      const providerSchema = Object.values(drifted.components!.schemas!).find((s) => (s.properties as Record<string, unknown>)?.system)!;
+      delete (providerSchema.properties as Record<string, unknown>).system;
+      (providerSchema.properties as Record<string, unknown>).secret = { type: 'string' };
+      const { problems } = compareWithReference(drifted, reference);
+      expect(problems).toEqual(
+        expect.arrayContaining([
+          'GET /api/core/providers (listProviders): query parameter page: type string, reference integer',
+          'GET /api/core/providers (listProviders): missing query parameter q',
+          'GET /api/core/providers (listProviders): response 200.data[]: missing field(s) system',
+          'GET /api/core/providers (listProviders): response 200.data[]: field(s) not in the reference secret',
+          'GET /api/core/providers/{id} (getProvider): response 200: missing field(s) system',
+        ]),
+      );
+    });
+
     it('documents the bearer token scheme and the error body', async () => {
       const doc = (await (await stack.request('/api/docs-json')).json()) as any;
       expect(doc.components.securitySchemes.TOKEN).toMatchObject({ type: 'http', scheme: 'bearer' });
