@@ -1,5 +1,9 @@
 import { ServiceNames, Subjects } from '@docintel/contracts';
+import { LOGGER } from '@docintel/observability';
 import { runService, serviceModule } from '@docintel/runtime';
+import { ItemsModule } from './items/items.module';
+import { ItemsService } from './items/items.service';
+import { registerTransferRoutes } from './items/transfer-routes';
 import { migrations } from './migrations';
 import { ProviderEntity } from './providers/provider.entity';
 import { ProvidersModule } from './providers/providers.module';
@@ -8,15 +12,20 @@ import { StorageEnv } from './storage.env';
 void runService({
   service: ServiceNames.storage,
   env: StorageEnv,
+  // Transfer grants are path parameters of up to a few kilobytes.
+  fastify: { maxParamLength: 8192 },
   module: (env, logger) =>
     serviceModule(
       {
         service: ServiceNames.storage,
         pingSubject: Subjects.storage.ping,
         persistence: { schema: 'storage', entities: [ProviderEntity], migrations },
-        imports: [ProvidersModule],
+        imports: [ProvidersModule, ItemsModule],
       },
       env,
       logger,
     ),
+  configure: (app) => {
+    registerTransferRoutes(app.getHttpAdapter().getInstance(), app.get(ItemsService), app.get(LOGGER));
+  },
 });

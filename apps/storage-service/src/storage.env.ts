@@ -1,5 +1,8 @@
-import { IsOptional, IsString } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
 import { ServiceEnv } from '@docintel/runtime';
+
+export const DEFAULT_MAX_UPLOAD_BYTES = 5 * 1024 ** 3;
 
 export class StorageEnv extends ServiceEnv {
   /** YAML or JSON file listing the providers; when unset, one LOCAL provider rooted at STORAGE_ROOT. */
@@ -9,6 +12,29 @@ export class StorageEnv extends ServiceEnv {
 
   @IsString()
   STORAGE_ROOT = './data/storage';
+
+  /**
+   * Key for the HMAC of transfer grants, LOCAL presigned URLs and list cursors. Every storage
+   * replica must share it. Unset: a development default derived from DATABASE_URL (logged as a warning).
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'must be at least 32 characters (for example: openssl rand -hex 32)' })
+  STORAGE_SIGNING_SECRET?: string;
+
+  /** Base URL clients use to reach the gateway; LOCAL presigned URLs point there. */
+  @IsUrl(
+    { require_tld: false, require_protocol: true, protocols: ['http', 'https'] },
+    { message: 'must be an http(s) URL such as https://docintel.example.com' },
+  )
+  PUBLIC_URL = 'http://127.0.0.1:8080';
+
+  /** Largest file accepted by an upload, in bytes (also enforced on presigned LOCAL uploads). */
+  @Type(() => Number)
+  @IsInt({ message: 'must be a whole number of bytes' })
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  MAX_UPLOAD_BYTES = DEFAULT_MAX_UPLOAD_BYTES;
 }
 
 export { SERVICE_ENV as STORAGE_ENV } from '@docintel/runtime';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
 export const DEFAULT_ITEMS_LIMIT = 50;
 export const MAX_ITEMS_LIMIT = 1000;
@@ -20,16 +20,16 @@ export class ProviderItemDto {
   @ApiProperty({ enum: ['FILE', 'FOLDER'] })
   type: ProviderItemType;
 
-  @ApiPropertyOptional({ type: 'integer', format: 'int64', description: 'File size in bytes (null for folders)' })
+  @ApiPropertyOptional({ type: 'integer', format: 'int64', nullable: true, description: 'File size in bytes (null for folders)' })
   size?: number | null;
 
-  @ApiPropertyOptional({ description: 'File extension (null for folders)' })
+  @ApiPropertyOptional({ type: 'string', nullable: true, description: 'File extension, lower case, without the dot (null for folders)' })
   extension?: string | null;
 
-  @ApiPropertyOptional({ description: 'Media type (null for folders)' })
+  @ApiPropertyOptional({ type: 'string', nullable: true, description: 'Media type (null for folders)' })
   mediaType?: string | null;
 
-  @ApiPropertyOptional({ type: 'integer', format: 'int64', description: 'Last modified timestamp in milliseconds' })
+  @ApiPropertyOptional({ type: 'integer', format: 'int64', nullable: true, description: 'Last modified timestamp in milliseconds' })
   lastModified?: number | null;
 }
 
@@ -42,7 +42,7 @@ export class ListItemsResponseDto {
 }
 
 export class ListItemsQueryDto {
-  @ApiPropertyOptional({ description: "Directory key: '' for the root, or a folder key ending in '/'", default: '' })
+  @ApiPropertyOptional({ type: 'string', description: "Directory key: '' for the root, or a folder key ending in '/'", default: '' })
   @IsOptional()
   @IsString({ message: 'must be a string' })
   key = '';
@@ -76,7 +76,7 @@ export class ItemReferenceDto {
 }
 
 export class UploadQueryDto {
-  @ApiPropertyOptional({ description: "Target directory: '' or a folder key ending in '/'", default: '' })
+  @ApiPropertyOptional({ type: 'string', description: "Target directory: '' or a folder key ending in '/'", default: '' })
   @IsOptional()
   @IsString({ message: 'must be a string' })
   key = '';
@@ -156,4 +156,72 @@ export interface ProviderItemEvent {
   mediaType?: string | null;
   occurredAt: number;
   requestId?: string;
+}
+
+// NATS payloads of the storage.items.* subjects: the HTTP query/body plus the provider. Keys are
+// checked by the storage service with keyProblems, so that the rules live in one place.
+
+export class ProviderRefRequest {
+  @IsString({ message: 'must be a string' })
+  @MaxLength(200)
+  providerId: string;
+}
+
+export class ListItemsRequest extends ListItemsQueryDto {
+  @IsString({ message: 'must be a string' })
+  @MaxLength(200)
+  providerId: string;
+}
+
+/** create-folder, delete, stat and confirm. */
+export class ItemKeyRequest extends ItemReferenceDto {
+  @IsString({ message: 'must be a string' })
+  @MaxLength(200)
+  providerId: string;
+}
+
+export class RenameItemRequest extends ItemKeyRequest {
+  @IsString({ message: 'must be a string' })
+  newName: string;
+}
+
+export class UploadUrlRequest extends UploadUrlRequestDto {
+  @IsString({ message: 'must be a string' })
+  @MaxLength(200)
+  providerId: string;
+}
+
+export class DownloadUrlRequest extends DownloadUrlQueryDto {
+  @IsString({ message: 'must be a string' })
+  @MaxLength(200)
+  providerId: string;
+}
+
+export const TRANSFER_OPS = ['put', 'get'] as const;
+export type TransferOp = (typeof TRANSFER_OPS)[number];
+
+/**
+ * Asks storage for a signed, short-lived grant to stream bytes through its internal transfer
+ * endpoint: `put` for a multipart upload the gateway relays, `get` for the content endpoint.
+ */
+export class TransferTargetRequest extends ItemKeyRequest {
+  @IsIn(TRANSFER_OPS, { message: `must be one of ${TRANSFER_OPS.join(', ')}` })
+  op: TransferOp;
+
+  @IsOptional()
+  @IsString({ message: 'must be a string' })
+  @MaxLength(255)
+  contentType?: string;
+
+  /** Upper bound on the bytes the caller will send (put). */
+  @IsOptional()
+  @IsInt({ message: 'must be an integer' })
+  @Min(0)
+  maxBytes?: number;
+}
+
+export interface TransferTarget {
+  /** Path segment for `/internal/transfer/<grant>` on the storage service. */
+  grant: string;
+  expiresInSeconds: number;
 }
