@@ -20,6 +20,9 @@ const env = {
 const gatewayPort = Number(env.PORT);
 const servicePortBase = Number(env.SERVICE_PORT_BASE || gatewayPort + 1);
 const services = ['storage-service', 'indexing-service', 'job-orchestrator', 'agent-service', 'rules-engine'];
+// File bytes go from the gateway to storage over HTTP; LOCAL presigned URLs point at the gateway.
+env.STORAGE_SERVICE_URL ??= `http://127.0.0.1:${servicePortBase + services.indexOf('storage-service')}`;
+env.PUBLIC_URL ??= `http://127.0.0.1:${gatewayPort}`;
 
 function fail(message) {
   process.stderr.write(`\ndocintel cannot start: ${message}\n\n`);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import multipart from '@fastify/multipart';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ServiceNames, Subjects } from '@docintel/contracts';
-import { Metrics } from '@docintel/observability';
+import { LOGGER, Metrics } from '@docintel/observability';
 import { runService, serviceModule } from '@docintel/runtime';
 import { AllErrorsFilter } from './errors/all-errors.filter';
 import { GatewayEnv } from './gateway.env';
@@ -10,6 +11,9 @@ import { serveOpenApi } from './http/openapi';
 import { ContractValidationPipe } from './http/validation.pipe';
 import { identityEntities } from './identity/identity.entities';
 import { IdentityModule } from './identity/identity.module';
+import { ItemsModule } from './items/items.module';
+import { StorageTransferClient } from './items/storage-transfer.client';
+import { registerTransferProxy } from './items/transfer-proxy';
 import { migrations } from './migrations';
 import { ProvidersController } from './providers/providers.controller';
 import { RulesController } from './rules/rules.controller';
@@ -26,6 +30,8 @@ void runService({
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     bodyLimit: Number(process.env.JSON_BODY_LIMIT) || 1024 * 1024,
+    // Transfer grants (presigned LOCAL URLs) are path parameters of up to a few kilobytes.
+    maxParamLength: 8192,
   },
   module: (env, logger) =>
     serviceModule(
@@ -33,7 +39,7 @@ void runService({
         service: ServiceNames.gateway,
         pingSubject: Subjects.gateway.ping,
         persistence: { schema: 'identity', entities: identityEntities, migrations },
-        imports: [IdentityModule],
+        imports: [IdentityModule, ItemsModule],
         controllers: [ProvidersController, RulesController],
         providers: [
           { provide: APP_FILTER, useClass: AllErrorsFilter },
@@ -43,8 +49,14 @@ void runService({
       env,
       logger,
     ),
-  configure: (app) => {
+  configure: async (app, env) => {
     installHttpHooks(app, app.get(Metrics));
+    // Multipart file parts stream (no buffering, no temp files); the file size limit gives 413.
+    await app.register(multipart as never, {
+      limits: { fileSize: env.MAX_UPLOAD_BYTES, files: 1, fields: 20, parts: 25 },
+      preservePath: true,
+    });
+    registerTransferProxy(app.getHttpAdapter().getInstance(), app.get(StorageTransferClient), app.get(LOGGER));
     serveOpenApi(app);
   },
 });

@@ -63,17 +63,22 @@ export class TestStack {
 
   static async start(opts: StackOptions = {}): Promise<TestStack> {
     const infra = await startTestInfrastructure(opts.label ?? 'e2e');
+    // The gateway's port is chosen up front: storage builds presigned URLs on it (PUBLIC_URL).
+    const gatewayPort = await freePort();
     const env = {
       DATABASE_URL: infra.databaseUrl,
       NATS_URL: infra.natsUrl,
       NATS_PREFIX: infra.natsPrefix,
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
       STORAGE_ROOT: join(REPO_ROOT, 'data', 'test-storage', infra.natsPrefix),
+      PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
       ...opts.env,
     };
     const stack = new TestStack(infra, env);
     try {
-      for (const name of opts.apps ?? APPS) await stack.startApp(name, opts.appEnv?.[name]);
+      for (const name of opts.apps ?? APPS) {
+        await stack.startApp(name, opts.appEnv?.[name], name === 'api-gateway' && !stack.apps.has(name) ? gatewayPort : undefined);
+      }
       return stack;
     } catch (err) {
       await stack.stop();
@@ -82,11 +87,14 @@ export class TestStack {
   }
 
   /** Starts one app (or another replica of it) and waits for its readiness. */
-  async startApp(name: AppName, extraEnv: Record<string, string> = {}): Promise<RunningApp> {
-    const port = await freePort();
+  async startApp(name: AppName, extraEnv: Record<string, string> = {}, fixedPort?: number): Promise<RunningApp> {
+    const port = fixedPort ?? (await freePort());
+    // A gateway streams file bytes to the storage service's HTTP port.
+    const storage = this.apps.get('storage-service');
+    const storageUrl = name === 'api-gateway' && storage ? { STORAGE_SERVICE_URL: `http://127.0.0.1:${storage.port}` } : {};
     const child = spawn(process.execPath, [join(REPO_ROOT, 'apps', name, 'dist', 'main.js')], {
       cwd: REPO_ROOT,
-      env: { ...process.env, ...this.env, PORT: String(port), ...extraEnv },
+      env: { ...process.env, ...this.env, ...storageUrl, PORT: String(port), ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.add(child);
