@@ -6,7 +6,9 @@ import { IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { DomainError, ErrorCode, type RpcContext } from '@docintel/contracts';
 import { createLogger, currentRequestId, ObservabilityModule } from '@docintel/observability';
 import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
+import type { NatsConnection } from 'nats';
 import { MessagingModule } from './messaging.module';
+import { NATS_CONNECTION } from './nats.options';
 import { RpcClient } from './rpc-client';
 import { RpcHandler } from './rpc-handler.decorator';
 
@@ -197,6 +199,8 @@ describe('RPC over NATS', () => {
     const other = new Probe('b');
     const second = await startApp(infra, 'greeter', other);
     open.add(second);
+    // A round trip to the server makes sure it has the second instance's subscription before requests go out.
+    await second.get<NatsConnection>(NATS_CONNECTION).flush();
     try {
       const n = 60;
       const replies = await Promise.all(
