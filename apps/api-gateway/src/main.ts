@@ -15,6 +15,8 @@ import { ItemsModule } from './items/items.module';
 import { StorageTransferClient } from './items/storage-transfer.client';
 import { registerTransferProxy } from './items/transfer-proxy';
 import { migrations } from './migrations';
+import { CollectionsController } from './collections/collections.controller';
+import { FilesController } from './files/files.controller';
 import { ProvidersController } from './providers/providers.controller';
 import { RulesController } from './rules/rules.controller';
 
@@ -40,7 +42,7 @@ void runService({
         pingSubject: Subjects.gateway.ping,
         persistence: { schema: 'identity', entities: identityEntities, migrations },
         imports: [IdentityModule, ItemsModule],
-        controllers: [ProvidersController, RulesController],
+        controllers: [ProvidersController, RulesController, FilesController, CollectionsController],
         providers: [
           { provide: APP_FILTER, useClass: AllErrorsFilter },
           { provide: APP_PIPE, useClass: ContractValidationPipe },

@@ -91,7 +91,13 @@ describe('ListFilesQueryDto', () => {
   });
 
   it('converts query-string numbers and accepts either case of the sort order', async () => {
-    const q = await validatePayload(ListFilesQueryDto, { providerId: PROVIDER, page: '2', pageSize: '5', sortProperty: 'size', sortOrder: 'desc' });
+    const q = await validatePayload(ListFilesQueryDto, {
+      providerId: PROVIDER,
+      page: '2',
+      pageSize: '5',
+      sortProperty: 'size',
+      sortOrder: 'desc',
+    });
     expect(q).toMatchObject({ providerId: PROVIDER, page: 2, pageSize: 5, sortProperty: 'size', sortOrder: 'DESC' });
   });
 
@@ -129,7 +135,9 @@ describe('DocumentQueryDto', () => {
   });
 
   it('rejects other formats', async () => {
-    expect(await problemsOf(DocumentQueryDto, { format: 'html' })).toEqual([{ field: 'format', problem: 'must be one of json, markdown, text' }]);
+    expect(await problemsOf(DocumentQueryDto, { format: 'html' })).toEqual([
+      { field: 'format', problem: 'must be one of json, markdown, text' },
+    ]);
   });
 });
 
@@ -137,7 +145,10 @@ describe('collection requests', () => {
   it('needs a non-empty name to create', async () => {
     expect(await problemsOf(CreateCollectionRequestDto, {})).toContainEqual({ field: 'name', problem: 'must be a string' });
     expect(await problemsOf(CreateCollectionRequestDto, { name: '' })).toEqual([{ field: 'name', problem: 'must not be empty' }]);
-    expect(await validatePayload(CreateCollectionRequestDto, { name: 'Trials', icon: 'flask' })).toMatchObject({ name: 'Trials', icon: 'flask' });
+    expect(await validatePayload(CreateCollectionRequestDto, { name: 'Trials', icon: 'flask' })).toMatchObject({
+      name: 'Trials',
+      icon: 'flask',
+    });
   });
 
   it('lets a patch carry any subset of fields, null clearing description and icon but not name', async () => {

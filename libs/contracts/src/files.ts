@@ -1,4 +1,4 @@
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiSchema, getSchemaPath } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
   IsBoolean,
@@ -21,8 +21,24 @@ import { MAX_PAGE_SIZE, type Page } from './paging';
 
 /** The extensions POST /files accepts, canonical lower case without the dot. */
 export const SUPPORTED_EXTENSIONS = [
-  'pdf', 'txt', 'html', 'htm', 'doc', 'docx', 'csv', 'xlsx', 'xls', 'ods',
-  'jpg', 'jpeg', 'png', 'webp', 'bmp', 'tiff', 'json', 'xml',
+  'pdf',
+  'txt',
+  'html',
+  'htm',
+  'doc',
+  'docx',
+  'csv',
+  'xlsx',
+  'xls',
+  'ods',
+  'jpg',
+  'jpeg',
+  'png',
+  'webp',
+  'bmp',
+  'tiff',
+  'json',
+  'xml',
 ] as const;
 export type SupportedExtension = (typeof SUPPORTED_EXTENSIONS)[number];
 
@@ -76,9 +92,20 @@ export class IndexationInfosDto {
 
   @ApiPropertyOptional({ type: 'string', nullable: true, description: 'Why the last run FAILED; null otherwise' })
   errorMessage: string | null;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true, description: 'Always null: failures are explained in errorMessage' })
+  errorTraceback: string | null;
 }
 
-/** An indexed document, created from a provider item. */
+/**
+ * An indexed document, created from a provider item. `key` and `lastMergeJob` are sent as the
+ * interface lists them but stay out of the OpenAPI properties, which follow the reference schema.
+ */
+@ApiSchema({
+  description:
+    'An indexed document. Besides the properties below, every IndexedFile also carries `key` (the full provider item key, equal to `path`) ' +
+    'and `lastMergeJob` (null), as the service interface lists them.',
+})
 export class IndexedFileDto {
   @ApiProperty({ type: EntityIdDto, description: 'entityType FILE' })
   id: EntityIdDto;
@@ -101,13 +128,17 @@ export class IndexedFileDto {
   @ApiProperty({ description: 'Full path of the item in its provider (the same as key)', example: 'documents/report.pdf' })
   path: string;
 
-  @ApiProperty({ description: 'Full provider item key', example: 'documents/report.pdf' })
+  /** The full provider item key (what the reference client reads besides path). */
   key: string;
 
   @ApiProperty({ type: 'integer', format: 'int64', nullable: true, description: 'Bytes' })
   size: number | null;
 
-  @ApiPropertyOptional({ type: 'string', nullable: true, description: 'SHA-256 of the content, hex; null until the content has been read by indexation' })
+  @ApiPropertyOptional({
+    type: 'string',
+    nullable: true,
+    description: 'SHA-256 of the content, hex; null until the content has been read by indexation',
+  })
   checksum: string | null;
 
   @ApiPropertyOptional({ type: 'string', nullable: true })
@@ -154,7 +185,7 @@ export class IndexedFileDto {
   @ApiPropertyOptional({ type: 'string', nullable: true })
   title: string | null;
 
-  @ApiPropertyOptional({ type: 'object', nullable: true, additionalProperties: true })
+  /** Merges of duplicate files do not exist yet: always null. */
   lastMergeJob: Record<string, unknown> | null;
 
   @ApiProperty({ enum: ['FILE'] })

@@ -54,23 +54,35 @@ async function newFile(ns: string, name = `${randomUUID()}.pdf`): Promise<string
 describe('CollectionsRepository', () => {
   it('creates a collection owned by its creator, with no files', async () => {
     const ns = randomUUID();
-    const { collection, filesCount } = await collections.create(ns, collectionDraft({ name: 'Trials', description: 'phase 3', icon: 'flask' }));
+    const { collection, filesCount } = await collections.create(
+      ns,
+      collectionDraft({ name: 'Trials', description: 'phase 3', icon: 'flask' }),
+    );
     expect(filesCount).toBe(0);
-    expect(collection).toMatchObject({ namespaceId: ns, name: 'Trials', description: 'phase 3', icon: 'flask', ownerId: alice.id, ownerEmail: alice.email });
+    expect(collection).toMatchObject({
+      namespaceId: ns,
+      name: 'Trials',
+      description: 'phase 3',
+      icon: 'flask',
+      ownerId: alice.id,
+      ownerEmail: alice.email,
+    });
     expect(await collections.findById(ns, collection.id)).toEqual({ collection, filesCount: 0 });
   });
 
   it('lists with a name filter, sorting and paging', async () => {
     const ns = randomUUID();
     const made: Record<string, string> = {};
-    for (const name of ['beta', 'Alpha', 'gamma', 'alphabet']) made[name] = (await collections.create(ns, collectionDraft({ name }))).collection.id;
+    for (const name of ['beta', 'Alpha', 'gamma', 'alphabet'])
+      made[name] = (await collections.create(ns, collectionDraft({ name }))).collection.id;
     const f1 = await newFile(ns);
     const f2 = await newFile(ns);
     await collections.addFile(ns, made.gamma, f1);
     await collections.addFile(ns, made.gamma, f2);
     await collections.addFile(ns, made.beta, f1);
 
-    const names = async (q: Parameters<CollectionsRepository['list']>[1]) => (await collections.list(ns, q)).rows.map((r) => r.collection.name);
+    const names = async (q: Parameters<CollectionsRepository['list']>[1]) =>
+      (await collections.list(ns, q)).rows.map((r) => r.collection.name);
     expect(await names({ page: 0, pageSize: 20, sortBy: 'name', sortOrder: 'asc' })).toEqual(['Alpha', 'alphabet', 'beta', 'gamma']);
     expect(await names({ page: 0, pageSize: 20, sortBy: 'name', sortOrder: 'asc', q: 'ALPH' })).toEqual(['Alpha', 'alphabet']);
     expect(await names({ page: 0, pageSize: 20, sortBy: 'name', sortOrder: 'asc', q: '%' })).toEqual([]);
@@ -84,9 +96,21 @@ describe('CollectionsRepository', () => {
   it('changes only the fields given; null clears description and icon', async () => {
     const ns = randomUUID();
     const { collection } = await collections.create(ns, collectionDraft({ name: 'n', description: 'd', icon: 'i' }));
-    expect((await collections.update(ns, collection.id, { description: 'd2' }))?.collection).toMatchObject({ name: 'n', description: 'd2', icon: 'i' });
-    expect((await collections.update(ns, collection.id, { name: 'n2' }))?.collection).toMatchObject({ name: 'n2', description: 'd2', icon: 'i' });
-    expect((await collections.update(ns, collection.id, { icon: null }))?.collection).toMatchObject({ name: 'n2', description: 'd2', icon: null });
+    expect((await collections.update(ns, collection.id, { description: 'd2' }))?.collection).toMatchObject({
+      name: 'n',
+      description: 'd2',
+      icon: 'i',
+    });
+    expect((await collections.update(ns, collection.id, { name: 'n2' }))?.collection).toMatchObject({
+      name: 'n2',
+      description: 'd2',
+      icon: 'i',
+    });
+    expect((await collections.update(ns, collection.id, { icon: null }))?.collection).toMatchObject({
+      name: 'n2',
+      description: 'd2',
+      icon: null,
+    });
     expect((await collections.update(ns, collection.id, {}))?.collection).toMatchObject({ name: 'n2' });
     expect(await collections.update(randomUUID(), collection.id, { name: 'hijack' })).toBeNull();
     expect(await collections.update(ns, randomUUID(), {})).toBeNull();

@@ -199,7 +199,11 @@ describe('FilesRepository', () => {
       { conceptId: b, name: 'keyphrase' },
     ]);
     expect(await ontologies.listForFile(ns, file.id)).toEqual([
-      { conceptId: { id: a, entityType: 'CONCEPT_NOTE' }, name: 'language', metas: { language: { metaName: 'language', metaValue: 'en' } } },
+      {
+        conceptId: { id: a, entityType: 'CONCEPT_NOTE' },
+        name: 'language',
+        metas: { language: { metaName: 'language', metaValue: 'en' } },
+      },
       { conceptId: { id: b, entityType: 'CONCEPT_NOTE' }, name: 'keyphrase' },
     ]);
     expect(await ontologies.listForFile(randomUUID(), file.id)).toBeNull();

@@ -135,24 +135,25 @@ export class FilesRepository {
    */
   async requestIndexation(namespace: string, id: string, opts: { reparse: boolean }): Promise<IndexedFileEntity | null> {
     if (!isUuid(id)) return null;
-    const rows: Array<{ id: string }> = await this.ds.query(
-      `UPDATE files
+    const rows: Array<{ id: string }> = await this.ds
+      .query(
+        `UPDATE files
           SET status = 'PENDING', error_message = NULL, indexation_requests = indexation_requests + 1,
               reparse_requested = reparse_requested OR $3, requested_time = $4
         WHERE namespace_id = $1 AND id = $2
         RETURNING id`,
-      [namespace, id, opts.reparse, Date.now()],
-    ).then(([r]: [Array<{ id: string }>]) => r);
+        [namespace, id, opts.reparse, Date.now()],
+      )
+      .then(([r]: [Array<{ id: string }>]) => r);
     return rows.length ? this.repo.findOneByOrFail({ id }) : null;
   }
 
   /** Records a request to compute the ontologies and metadata again. */
   async requestOntologies(namespace: string, id: string): Promise<IndexedFileEntity | null> {
     if (!isUuid(id)) return null;
-    const rows: Array<{ id: string }> = await this.ds.query(
-      `UPDATE files SET ontology_requests = ontology_requests + 1 WHERE namespace_id = $1 AND id = $2 RETURNING id`,
-      [namespace, id],
-    ).then(([r]: [Array<{ id: string }>]) => r);
+    const rows: Array<{ id: string }> = await this.ds
+      .query(`UPDATE files SET ontology_requests = ontology_requests + 1 WHERE namespace_id = $1 AND id = $2 RETURNING id`, [namespace, id])
+      .then(([r]: [Array<{ id: string }>]) => r);
     return rows.length ? this.repo.findOneByOrFail({ id }) : null;
   }
 
@@ -161,7 +162,11 @@ export class FilesRepository {
    * starts, FAILED (with a message a user understands) or ABORTED when it stops. SUCCESS is written
    * by NodeStoreRepository.commitGeneration, together with the tree.
    */
-  async recordIndexationStatus(fileId: string, status: 'RUNNING' | 'FAILED' | 'ABORTED', errorMessage: string | null = null): Promise<boolean> {
+  async recordIndexationStatus(
+    fileId: string,
+    status: 'RUNNING' | 'FAILED' | 'ABORTED',
+    errorMessage: string | null = null,
+  ): Promise<boolean> {
     const [, affected] = (await this.ds.query(`UPDATE files SET status = $2, error_message = $3 WHERE id = $1`, [
       fileId,
       status,

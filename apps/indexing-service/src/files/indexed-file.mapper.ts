@@ -20,7 +20,7 @@ export function toIndexedFileDto(f: IndexedFileEntity): IndexedFileDto {
     matchComputed: f.matchComputed,
     displayName: f.title || f.name,
     dbName: f.name,
-    lastIndexationInfos: { status: f.status, errorMessage: f.errorMessage },
+    lastIndexationInfos: { status: f.status, errorMessage: f.errorMessage, errorTraceback: null },
     ownerFirstName: f.ownerFirstName,
     ownerLastName: f.ownerLastName,
     ownerEmail: f.ownerEmail,

@@ -28,7 +28,11 @@ export class OntologiesRepository {
     if (!rows.length) return null;
     return rows
       .filter((r) => r.concept_id !== null)
-      .map((r) => ({ conceptId: entityId(r.concept_id as string, 'CONCEPT_NOTE'), name: r.name as string, ...(r.metas ? { metas: r.metas } : {}) }));
+      .map((r) => ({
+        conceptId: entityId(r.concept_id as string, 'CONCEPT_NOTE'),
+        name: r.name as string,
+        ...(r.metas ? { metas: r.metas } : {}),
+      }));
   }
 
   /** Replaces the file's ontologies in one transaction (the ontology computation's write). */

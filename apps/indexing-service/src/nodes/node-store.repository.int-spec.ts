@@ -94,9 +94,14 @@ describe('NodeStoreRepository', () => {
     const w = treeWriter();
     const root = w.add('document', '', null);
     const section = w.add('section', '', root);
-    w.add('heading', 'Methods', section, { level: 2, positions: [{ type: 'BBOX', page_number: 1, bbox: { x0: 72, y0: 90, x1: 300, y1: 104 } }] });
+    w.add('heading', 'Methods', section, {
+      level: 2,
+      positions: [{ type: 'BBOX', page_number: 1, bbox: { x0: 72, y0: 90, x1: 300, y1: 104 } }],
+    });
     w.add('paragraph', 'We enrolled 120 patients.', section, { attributes: { confidence: 97 } });
-    w.add('paragraph', 'Closing words.', root, { positions: [{ type: 'LINE', line_number: 3, column_index_start: 0, column_index_stop: 14 }] });
+    w.add('paragraph', 'Closing words.', root, {
+      positions: [{ type: 'LINE', line_number: 3, column_index_start: 0, column_index_stop: 14 }],
+    });
     // Children before their parents: batches may come in any order.
     const g = await store.beginGeneration(fileId);
     await store.insertBatch(fileId, g, w.records.slice(2));
@@ -126,7 +131,14 @@ describe('NodeStoreRepository', () => {
               positions: [{ type: 'BBOX', page_number: 1, bbox: { x0: 72, y0: 90, x1: 300, y1: 104 } }],
               children: [],
             },
-            { id: w.records[3].id, type: 'paragraph', text: 'We enrolled 120 patients.', positions: [], attributes: { confidence: 97 }, children: [] },
+            {
+              id: w.records[3].id,
+              type: 'paragraph',
+              text: 'We enrolled 120 patients.',
+              positions: [],
+              attributes: { confidence: 97 },
+              children: [],
+            },
           ],
         },
         {
@@ -138,7 +150,12 @@ describe('NodeStoreRepository', () => {
         },
       ],
     });
-    expect(await files.findById(ns, fileId)).toMatchObject({ checksum: 'ab'.repeat(32), title: 'A trial', indexed: true, reparseRequested: false });
+    expect(await files.findById(ns, fileId)).toMatchObject({
+      checksum: 'ab'.repeat(32),
+      title: 'A trial',
+      indexed: true,
+      reparseRequested: false,
+    });
   });
 
   it('shows a reader during a reindex the old tree or the new one, never a mix', async () => {
@@ -214,7 +231,8 @@ describe('NodeStoreRepository', () => {
   it('rejects nodes with unknown types or ids that are not UUIDs', async () => {
     const fileId = await newFile(randomUUID());
     const g = await store.beginGeneration(fileId);
-    const bad = (n: Partial<NodeRecord>) => store.insertBatch(fileId, g, [{ id: randomUUID(), parentId: null, ordinal: 0, type: 'paragraph', text: '', ...n }]);
+    const bad = (n: Partial<NodeRecord>) =>
+      store.insertBatch(fileId, g, [{ id: randomUUID(), parentId: null, ordinal: 0, type: 'paragraph', text: '', ...n }]);
     expect((await failure(bad({ type: 'video' as NodeType }))).code).toBe(ErrorCode.VALIDATION_FAILED);
     expect((await failure(bad({ id: 'n1' }))).code).toBe(ErrorCode.VALIDATION_FAILED);
   });
@@ -292,7 +310,9 @@ describe('DocumentService on stored trees', () => {
     const root = (json as { root: StoredNode }).root;
     expect(root.type).toBe('document');
     expect(root.children.map((c) => c.type)).toEqual(['heading', 'section', 'list']);
-    expect(root.children[1].children[2].children[0].children[1].positions).toEqual([{ type: 'CELL', sheet_name: 'Sheet1', row: 0, col: 1 }]);
+    expect(root.children[1].children[2].children[0].children[1].positions).toEqual([
+      { type: 'CELL', sheet_name: 'Sheet1', row: 0, col: 1 },
+    ]);
   });
 
   it('answers 404 for an unknown file or another namespace, 409 while the file is not indexed', async () => {

@@ -39,10 +39,9 @@ export class NodeStoreRepository {
 
   /** A new, empty generation for the file's next tree. */
   async beginGeneration(fileId: string): Promise<number> {
-    const [rows] = (await this.ds.query(
-      `UPDATE files SET last_generation = last_generation + 1 WHERE id = $1 RETURNING last_generation`,
-      [fileId],
-    )) as [Array<{ last_generation: number }>, number];
+    const [rows] = (await this.ds.query(`UPDATE files SET last_generation = last_generation + 1 WHERE id = $1 RETURNING last_generation`, [
+      fileId,
+    ])) as [Array<{ last_generation: number }>, number];
     if (!rows.length) throw DomainError.notFound('IndexedFile', fileId);
     return rows[0].last_generation;
   }
@@ -85,7 +84,9 @@ export class NodeStoreRepository {
       [fileId, generation, JSON.stringify(records)],
     );
     if (n !== nodes.length) {
-      throw DomainError.conflict(`Generation ${generation} of file ${fileId} is not open for writing (unknown file, committed or superseded)`);
+      throw DomainError.conflict(
+        `Generation ${generation} of file ${fileId} is not open for writing (unknown file, committed or superseded)`,
+      );
     }
   }
 

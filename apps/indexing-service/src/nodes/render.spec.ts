@@ -90,7 +90,9 @@ describe('renderMarkdown', () => {
   });
 
   it('keeps paragraph text from turning into markup', () => {
-    expect(renderMarkdown(doc(p('# not a heading'), p('- not a list\n1. nor this')))).toBe('\\# not a heading\n\n\\- not a list\n\\1. nor this\n');
+    expect(renderMarkdown(doc(p('# not a heading'), p('- not a list\n1. nor this')))).toBe(
+      '\\# not a heading\n\n\\- not a list\n\\1. nor this\n',
+    );
   });
 
   it('renders formulas as display math, code fenced with its language, figures by their caption', () => {

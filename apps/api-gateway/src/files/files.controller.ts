@@ -1,0 +1,169 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import {
+  CreateFileRequestDto,
+  DocumentNodeDto,
+  DocumentQueryDto,
+  IndexedFileDto,
+  IndexedFilePageDto,
+  ListFilesQueryDto,
+  OntologyDto,
+  OwnerProfileDto,
+  ReindexQueryDto,
+  Subjects,
+  type DocumentReply,
+  type RpcContext,
+  type StoredNode,
+} from '@docintel/contracts';
+import { RpcClient } from '@docintel/messaging';
+import { ApiErrors } from '../http/api-errors.decorator';
+import { Caller } from '../identity/rpc-context.decorator';
+import { OwnerProfile } from './owner-profile.decorator';
+
+const FILE_ID = ApiParam({ name: 'id', type: 'string', description: 'File ID' });
+
+const CONTENT_TYPES: Record<'markdown' | 'text', string> = {
+  markdown: 'text/markdown; charset=utf-8',
+  text: 'text/plain; charset=utf-8',
+};
+
+/** IndexedFiles: documents of a namespace created from provider items, indexed asynchronously. */
+@ApiTags('Files')
+@ApiBearerAuth('TOKEN')
+@Controller('api/core/files')
+export class FilesController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Get()
+  @ApiOperation({
+    operationId: 'listFiles',
+    summary: 'List files in a provider',
+    description: "The IndexedFiles created from items of the provider, in the caller's namespace.",
+  })
+  @ApiOkResponse({ type: IndexedFilePageDto })
+  @ApiErrors(400, 401, 403, 404)
+  list(@Query() query: ListFilesQueryDto, @Caller() ctx: RpcContext): Promise<IndexedFilePageDto> {
+    return this.rpc.request(Subjects.indexing.filesList, query, ctx);
+  }
+
+  @Post()
+  @ApiOperation({
+    operationId: 'createFile',
+    summary: 'Create a file',
+    description:
+      'Creates an IndexedFile (status PENDING) from an existing provider item and triggers its indexation. ' +
+      'Creating the same item again in the namespace returns the existing IndexedFile, unchanged, with 201 as well.',
+  })
+  @ApiCreatedResponse({ type: IndexedFileDto })
+  @ApiErrors(400, 401, 403, 404)
+  create(@Body() body: CreateFileRequestDto, @OwnerProfile() owner: OwnerProfileDto, @Caller() ctx: RpcContext): Promise<IndexedFileDto> {
+    return this.rpc.request(Subjects.indexing.filesCreate, { providerId: body.providerId, key: body.key, owner }, ctx);
+  }
+
+  @Get(':id')
+  @ApiOperation({ operationId: 'getFile', summary: 'Get a file' })
+  @FILE_ID
+  @ApiOkResponse({ type: IndexedFileDto })
+  @ApiErrors(401, 404)
+  get(@Param('id') id: string, @Caller() ctx: RpcContext): Promise<IndexedFileDto> {
+    return this.rpc.request(Subjects.indexing.filesGet, { fileId: id }, ctx);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({
+    operationId: 'deleteFile',
+    summary: 'Delete a file',
+    description: 'Removes the IndexedFile, its document nodes and its collection memberships. The provider item stays.',
+  })
+  @FILE_ID
+  @ApiNoContentResponse({ description: 'File deleted' })
+  @ApiErrors(401, 404)
+  async delete(@Param('id') id: string, @Caller() ctx: RpcContext): Promise<void> {
+    await this.rpc.request(Subjects.indexing.filesDelete, { fileId: id }, ctx);
+  }
+
+  @Post(':id/reindex')
+  @HttpCode(202)
+  @ApiOperation({
+    operationId: 'reindexFile',
+    summary: 'Reindex a file',
+    description: 'Requests a new indexation (status PENDING); with reparse=true the content is read and parsed again.',
+  })
+  @FILE_ID
+  @ApiAcceptedResponse({ description: 'Reindexation requested' })
+  @ApiErrors(400, 401, 404)
+  async reindex(@Param('id') id: string, @Query() query: ReindexQueryDto, @Caller() ctx: RpcContext): Promise<void> {
+    await this.rpc.request(Subjects.indexing.filesReindex, { fileId: id, reparse: query.reparse }, ctx);
+  }
+
+  @Post(':id/recompute-ontologies')
+  @HttpCode(202)
+  @ApiOperation({
+    operationId: 'recomputeFileOntologies',
+    summary: 'Recompute file ontologies',
+    description: 'Requests a new computation of ontologies and metadata, without reindexing.',
+  })
+  @FILE_ID
+  @ApiAcceptedResponse({ description: 'Ontology recomputation requested' })
+  @ApiErrors(401, 404)
+  async recomputeOntologies(@Param('id') id: string, @Caller() ctx: RpcContext): Promise<void> {
+    await this.rpc.request(Subjects.indexing.filesRecomputeOntologies, { fileId: id }, ctx);
+  }
+
+  @Get(':id/ontologies')
+  @ApiOperation({
+    operationId: 'getFileOntologies',
+    summary: 'Get file ontologies',
+    description: 'The ontologies computed for the file; empty until they have been computed.',
+  })
+  @FILE_ID
+  @ApiOkResponse({ type: [OntologyDto] })
+  @ApiErrors(401, 404)
+  ontologies(@Param('id') id: string, @Caller() ctx: RpcContext): Promise<OntologyDto[]> {
+    return this.rpc.request(Subjects.indexing.filesOntologies, { fileId: id }, ctx);
+  }
+
+  @Get(':id/document')
+  @ApiOperation({
+    operationId: 'getFileDocument',
+    summary: 'Read the indexed document (extension to the reference API)',
+    description:
+      'The node tree of the indexed document (format=json), or the document in reading order as Markdown (tables as Markdown tables) ' +
+      'or plain text. 409 while the file has not been indexed yet; during a reindex the previous tree is served until the new one is complete.',
+  })
+  @FILE_ID
+  @ApiExtraModels(DocumentNodeDto)
+  @ApiOkResponse({
+    description: 'The root node (json), or the rendered document',
+    content: {
+      'application/json': { schema: { $ref: getSchemaPath(DocumentNodeDto) } },
+      'text/markdown': { schema: { type: 'string' } },
+      'text/plain': { schema: { type: 'string' } },
+    },
+  })
+  @ApiErrors(400, 401, 404, 409, 413)
+  async document(
+    @Param('id') id: string,
+    @Query() query: DocumentQueryDto,
+    @Caller() ctx: RpcContext,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<StoredNode | string> {
+    const doc = await this.rpc.request<DocumentReply>(Subjects.indexing.filesDocument, { fileId: id, format: query.format }, ctx);
+    if (doc.format === 'json') return doc.root;
+    void reply.header('content-type', CONTENT_TYPES[doc.format]);
+    return doc.content;
+  }
+}

@@ -1,0 +1,383 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT, TestStack } from '@docintel/testing';
+import { errorBody } from './support/http';
+import { compareWithReference, type OpenApiDocument } from './support/openapi-compat';
+
+const CORPUS = join(REPO_ROOT, '..', 'shared', 'corpus');
+const SUPPORTED = 'pdf, txt, html, htm, doc, docx, csv, xlsx, xls, ods, jpg, jpeg, png, webp, bmp, tiff, json, xml';
+
+interface IndexedFile {
+  id: { id: string; entityType: string };
+  createdTime: number;
+  owner: { id: string };
+  policy: { id: string; entityType: string };
+  providerId: { id: string; entityType: string };
+  name: string;
+  path: string;
+  key: string;
+  size: number;
+  checksum: string | null;
+  mediaType: string | null;
+  extension: string;
+  indexed: boolean;
+  lastIndexationInfos: { status: string; errorMessage: string | null; errorTraceback: string | null };
+  ownerEmail: string;
+  providerName: string;
+  type: string;
+  [field: string]: unknown;
+}
+interface Page<T> {
+  data: T[];
+  totalPages: number;
+  totalElements: number;
+  hasNext: boolean;
+}
+
+/** Every field the interface lists for an IndexedFile. */
+const FILE_FIELDS = [
+  'id',
+  'createdTime',
+  'owner',
+  'policy',
+  'providerId',
+  'name',
+  'path',
+  'key',
+  'size',
+  'checksum',
+  'mediaType',
+  'extension',
+  'indexed',
+  'matchComputed',
+  'displayName',
+  'dbName',
+  'lastIndexationInfos',
+  'ownerFirstName',
+  'ownerLastName',
+  'ownerEmail',
+  'ownerAvatarUrl',
+  'providerName',
+  'additionalInfo',
+  'additionalInfos',
+  'description',
+  'authors',
+  'title',
+  'lastMergeJob',
+  'type',
+];
+
+describe('Files API', () => {
+  let stack: TestStack;
+  let alice: string;
+  let bob: string;
+  let eve: string;
+  let providerId: string;
+
+  /** Uploads a file through the provider items API (multipart): a corpus document, or the given content. */
+  const putItem = async (key: string, source: { corpus?: string; content?: string } = {}): Promise<number> => {
+    const bytes = source.corpus ? readFileSync(join(CORPUS, source.corpus)) : Buffer.from(source.content ?? `contents of ${key}\n`);
+    const slash = key.lastIndexOf('/');
+    const form = new FormData();
+    form.append('file', new Blob([bytes]), key.slice(slash + 1));
+    const directory = encodeURIComponent(key.slice(0, slash + 1));
+    const res = await stack.request(`/api/core/providers/${providerId}/items?key=${directory}`, {
+      method: 'POST',
+      token: alice,
+      body: form,
+    });
+    expect({ key, status: res.status }).toEqual({ key, status: 201 });
+    return bytes.length;
+  };
+
+  const call = (method: string, path: string, token: string | undefined, body?: unknown) =>
+    stack.request(path, {
+      method,
+      token,
+      ...(body !== undefined ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}),
+    });
+
+  const create = async (key: string, token = alice): Promise<IndexedFile> => {
+    const res = await call('POST', '/api/core/files', token, { providerId, key });
+    expect({ key, status: res.status }).toEqual({ key, status: 201 });
+    return (await res.json()) as IndexedFile;
+  };
+
+  const list = async (query: string, token = alice): Promise<Page<IndexedFile>> => {
+    const res = await call('GET', `/api/core/files?${query}`, token);
+    expect(res.status).toBe(200);
+    return (await res.json()) as Page<IndexedFile>;
+  };
+
+  beforeAll(async () => {
+    stack = await TestStack.start({ label: 'files', apps: ['storage-service', 'indexing-service', 'api-gateway'] });
+    alice = await stack.token('acme', 'alice@acme.test');
+    bob = await stack.token('acme', 'bob@acme.test');
+    eve = await stack.token('globex', 'eve@globex.test');
+    const providers = (await (await call('GET', '/api/core/providers', alice)).json()) as Page<{ id: { id: string } }>;
+    providerId = providers.data[0].id.id;
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  describe('POST /files', () => {
+    it('creates a PENDING IndexedFile from an existing provider item, every field filled in', async () => {
+      const size = await putItem('papers/otsl.pdf', { corpus: 'pdf/docling_2305.03393v1-pg9.pdf' });
+      const before = Date.now();
+      const file = await create('papers/otsl.pdf');
+      expect(Object.keys(file).sort()).toEqual([...FILE_FIELDS].sort());
+      expect(file).toMatchObject({
+        id: { id: expect.stringMatching(/^[0-9a-f-]{36}$/), entityType: 'FILE' },
+        owner: { id: expect.any(String) },
+        policy: { id: expect.any(String), entityType: 'POLICY' },
+        providerId: { id: providerId, entityType: 'PROVIDER' },
+        name: 'otsl.pdf',
+        path: 'papers/otsl.pdf',
+        key: 'papers/otsl.pdf',
+        size,
+        checksum: null,
+        extension: 'pdf',
+        indexed: false,
+        matchComputed: false,
+        displayName: 'otsl.pdf',
+        dbName: 'otsl.pdf',
+        lastIndexationInfos: { status: 'PENDING', errorMessage: null },
+        ownerEmail: 'alice@acme.test',
+        providerName: 'Local storage',
+        additionalInfo: {},
+        lastMergeJob: null,
+        type: 'FILE',
+      });
+      expect(file.mediaType).toBe('application/pdf');
+      expect(file.createdTime).toBeGreaterThanOrEqual(before - 1000);
+    });
+
+    it('returns the existing IndexedFile, unchanged, when the same item is created again (201 both times)', async () => {
+      await putItem('again/notes.txt');
+      const first = await create('again/notes.txt');
+      const second = await create('again/notes.txt', bob);
+      expect(second).toEqual(first);
+    });
+
+    it('creates one IndexedFile when many requests race for the same item', async () => {
+      await putItem('race/table.csv', { corpus: 'csv/docling_csv-comma.csv' });
+      const results = await Promise.all(Array.from({ length: 8 }, () => create('race/table.csv')));
+      expect(new Set(results.map((f) => f.id.id)).size).toBe(1);
+      const page = await list(`providerId=${providerId}&page=0&pageSize=100`);
+      expect(page.data.filter((f) => f.key === 'race/table.csv')).toHaveLength(1);
+    });
+
+    it('answers 400 for a key ending in /, naming the field', async () => {
+      const body = await errorBody(await call('POST', '/api/core/files', alice, { providerId, key: 'papers/' }), 400, 'VALIDATION_FAILED');
+      expect(body.details).toEqual([{ field: 'key', problem: "must not end with '/' (it names a file)" }]);
+    });
+
+    it('answers 400 for an unsupported extension, listing the supported ones', async () => {
+      await putItem('tools/setup.exe');
+      const body = await errorBody(
+        await call('POST', '/api/core/files', alice, { providerId, key: 'tools/setup.exe' }),
+        400,
+        'VALIDATION_FAILED',
+      );
+      expect(body.details).toEqual([{ field: 'key', problem: `has the unsupported extension .exe; supported extensions: ${SUPPORTED}` }]);
+      const none = await errorBody(await call('POST', '/api/core/files', alice, { providerId, key: 'Makefile' }), 400, 'VALIDATION_FAILED');
+      expect(none.details[0].problem).toContain('has no file extension; supported extensions: pdf, txt');
+    });
+
+    it('answers 400 naming each missing field', async () => {
+      const body = await errorBody(await call('POST', '/api/core/files', alice, {}), 400, 'VALIDATION_FAILED');
+      expect(new Set(body.details.map((d) => d.field))).toEqual(new Set(['providerId', 'key']));
+    });
+
+    it('answers 404 when the provider item or the provider does not exist', async () => {
+      const missing = await errorBody(
+        await call('POST', '/api/core/files', alice, { providerId, key: 'nowhere/missing.pdf' }),
+        404,
+        'NOT_FOUND',
+      );
+      expect(missing.message).toContain('nowhere/missing.pdf');
+      await putItem('folder.pdf/inside.txt');
+      await errorBody(await call('POST', '/api/core/files', alice, { providerId, key: 'folder.pdf' }), 404, 'NOT_FOUND');
+      await errorBody(
+        await call('POST', '/api/core/files', alice, { providerId: '00000000-0000-4000-8000-000000000000', key: 'papers/otsl.pdf' }),
+        404,
+        'NOT_FOUND',
+      );
+    });
+
+    it('needs a token', async () => {
+      await errorBody(await call('POST', '/api/core/files', undefined, { providerId, key: 'a.pdf' }), 401, 'UNAUTHENTICATED');
+      await errorBody(await call('GET', `/api/core/files?providerId=${providerId}&page=0&pageSize=1`, undefined), 401, 'UNAUTHENTICATED');
+    });
+  });
+
+  describe('reading, listing and namespaces', () => {
+    let shared: IndexedFile;
+
+    beforeAll(async () => {
+      await putItem('shared/report.docx', { corpus: 'docx/docling_word_sample.docx' });
+      shared = await create('shared/report.docx');
+    });
+
+    it('shows a file to every user of its namespace', async () => {
+      const res = await call('GET', `/api/core/files/${shared.id.id}`, bob);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual(shared);
+    });
+
+    it('answers 404 for unknown ids and for files of another namespace, on every operation', async () => {
+      await errorBody(await call('GET', '/api/core/files/3f0e7a43-6c8e-4a4e-9d1e-9f4b0d2f7c11', alice), 404, 'NOT_FOUND');
+      await errorBody(await call('GET', '/api/core/files/not-a-uuid', alice), 404, 'NOT_FOUND');
+      const id = shared.id.id;
+      const attempts: Array<[string, string]> = [
+        ['GET', `/api/core/files/${id}`],
+        ['DELETE', `/api/core/files/${id}`],
+        ['POST', `/api/core/files/${id}/reindex`],
+        ['POST', `/api/core/files/${id}/recompute-ontologies`],
+        ['GET', `/api/core/files/${id}/ontologies`],
+        ['GET', `/api/core/files/${id}/document`],
+      ];
+      for (const [method, path] of attempts) {
+        const body = await errorBody(await call(method, path, eve), 404, 'NOT_FOUND');
+        expect(body.message).toBe(`IndexedFile ${id} was not found`);
+      }
+      expect((await call('GET', `/api/core/files/${id}`, alice)).status).toBe(200);
+    });
+
+    it('lists nothing of another namespace, and a new file there is its own', async () => {
+      expect((await list(`providerId=${providerId}&page=0&pageSize=100`, eve)).totalElements).toBe(0);
+      const theirs = await create('shared/report.docx', eve);
+      expect(theirs.id.id).not.toBe(shared.id.id);
+      expect(theirs.ownerEmail).toBe('eve@globex.test');
+      expect((await list(`providerId=${providerId}&page=0&pageSize=100`, eve)).data.map((f) => f.id.id)).toEqual([theirs.id.id]);
+    });
+  });
+
+  describe('GET /files', () => {
+    const keys = ['sort/b-medium.txt', 'sort/A-large.json', 'sort/c-small.xml', 'other/d-tiny.html'];
+    let ns: string;
+
+    beforeAll(async () => {
+      ns = await stack.token('sorting', 'sam@sorting.test');
+      await putItem('sort/b-medium.txt', { content: 'x'.repeat(200) });
+      await putItem('sort/A-large.json', { content: `"${'y'.repeat(500)}"` });
+      await putItem('sort/c-small.xml', { content: '<a>z</a>' });
+      await putItem('other/d-tiny.html', { content: '<p>' });
+      for (const k of keys) await create(k, ns);
+    });
+
+    const names = async (query: string) => (await list(`providerId=${providerId}&page=0&pageSize=10&${query}`, ns)).data.map((f) => f.name);
+
+    it('sorts by name, path, createdTime and size, ASC or DESC in either case', async () => {
+      expect(await names('sortProperty=name&sortOrder=ASC')).toEqual(['A-large.json', 'b-medium.txt', 'c-small.xml', 'd-tiny.html']);
+      expect(await names('sortProperty=name&sortOrder=desc')).toEqual(['d-tiny.html', 'c-small.xml', 'b-medium.txt', 'A-large.json']);
+      expect(await names('sortProperty=path')).toEqual(['d-tiny.html', 'A-large.json', 'b-medium.txt', 'c-small.xml']);
+      expect(await names('sortProperty=size&sortOrder=DESC')).toEqual(['A-large.json', 'b-medium.txt', 'c-small.xml', 'd-tiny.html']);
+      expect(new Set(await names('sortProperty=createdTime'))).toEqual(new Set(keys.map((k) => k.split('/')[1])));
+    });
+
+    it('pages with totals and hasNext', async () => {
+      const p0 = await list(`providerId=${providerId}&page=0&pageSize=3&sortProperty=name`, ns);
+      expect(p0).toMatchObject({ totalElements: 4, totalPages: 2, hasNext: true });
+      expect(p0.data).toHaveLength(3);
+      const p1 = await list(`providerId=${providerId}&page=1&pageSize=3&sortProperty=name`, ns);
+      expect(p1).toMatchObject({ totalElements: 4, totalPages: 2, hasNext: false });
+      expect(p1.data.map((f) => f.name)).toEqual(['d-tiny.html']);
+      expect((await list(`providerId=${providerId}&page=5&pageSize=3`, ns)).data).toEqual([]);
+    });
+
+    it('requires providerId, page and pageSize and checks the sort parameters', async () => {
+      const missing = await errorBody(await call('GET', '/api/core/files', ns), 400, 'VALIDATION_FAILED');
+      expect(new Set(missing.details.map((d) => d.field))).toEqual(new Set(['providerId', 'page', 'pageSize']));
+      const bad = await errorBody(
+        await call('GET', `/api/core/files?providerId=${providerId}&page=0&pageSize=5&sortProperty=owner&sortOrder=up`, ns),
+        400,
+        'VALIDATION_FAILED',
+      );
+      expect(bad.details).toEqual(
+        expect.arrayContaining([
+          { field: 'sortProperty', problem: 'must be one of name, path, createdTime, size' },
+          { field: 'sortOrder', problem: 'must be ASC or DESC' },
+        ]),
+      );
+    });
+
+    it('answers 404 for an unknown provider', async () => {
+      await errorBody(
+        await call('GET', '/api/core/files?providerId=00000000-0000-4000-8000-000000000000&page=0&pageSize=5', ns),
+        404,
+        'NOT_FOUND',
+      );
+    });
+  });
+
+  describe('reindex, ontologies, document, delete', () => {
+    let file: IndexedFile;
+
+    beforeAll(async () => {
+      await putItem('life/cycle.pdf', { corpus: 'pdf/docling_2305.03393v1-pg9.pdf' });
+      file = await create('life/cycle.pdf');
+    });
+
+    it('accepts reindex (with and without reparse) and recompute with 202 and no body; the file is PENDING', async () => {
+      for (const path of [
+        `/api/core/files/${file.id.id}/reindex`,
+        `/api/core/files/${file.id.id}/reindex?reparse=true`,
+        `/api/core/files/${file.id.id}/recompute-ontologies`,
+      ]) {
+        const res = await call('POST', path, alice);
+        expect({ path, status: res.status }).toEqual({ path, status: 202 });
+        expect(await res.text()).toBe('');
+      }
+      const again = (await (await call('GET', `/api/core/files/${file.id.id}`, bob)).json()) as IndexedFile;
+      expect(again.lastIndexationInfos).toMatchObject({ status: 'PENDING', errorMessage: null });
+      const bad = await errorBody(
+        await call('POST', `/api/core/files/${file.id.id}/reindex?reparse=maybe`, alice),
+        400,
+        'VALIDATION_FAILED',
+      );
+      expect(bad.details).toEqual([{ field: 'reparse', problem: 'must be true or false' }]);
+    });
+
+    it('lists no ontologies before they are computed', async () => {
+      const res = await call('GET', `/api/core/files/${file.id.id}/ontologies`, alice);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual([]);
+    });
+
+    it('answers 409 for the document while the file is not indexed, 400 for an unknown format', async () => {
+      const body = await errorBody(await call('GET', `/api/core/files/${file.id.id}/document?format=markdown`, alice), 409, 'CONFLICT');
+      expect(body.message).toContain('not indexed yet');
+      const bad = await errorBody(await call('GET', `/api/core/files/${file.id.id}/document?format=docx`, alice), 400, 'VALIDATION_FAILED');
+      expect(bad.details).toEqual([{ field: 'format', problem: 'must be one of json, markdown, text' }]);
+      await errorBody(await call('GET', '/api/core/files/3f0e7a43-6c8e-4a4e-9d1e-9f4b0d2f7c11/document', alice), 404, 'NOT_FOUND');
+    });
+
+    it('deletes the IndexedFile with 204, keeps the provider item, and can create it anew', async () => {
+      const res = await call('DELETE', `/api/core/files/${file.id.id}`, bob);
+      expect(res.status).toBe(204);
+      expect(await res.text()).toBe('');
+      await errorBody(await call('GET', `/api/core/files/${file.id.id}`, alice), 404, 'NOT_FOUND');
+      await errorBody(await call('DELETE', `/api/core/files/${file.id.id}`, alice), 404, 'NOT_FOUND');
+      const items = (await (await call('GET', `/api/core/providers/${providerId}/items?key=life/`, alice)).json()) as {
+        items: Array<{ key: string }>;
+      };
+      expect(items.items.map((i) => i.key)).toEqual(['life/cycle.pdf']);
+      const anew = await create('life/cycle.pdf');
+      expect(anew.id.id).not.toBe(file.id.id);
+    });
+  });
+
+  it('documents the Files operations as the reference does', async () => {
+    const ours = (await (await stack.request('/api/docs-json')).json()) as OpenApiDocument;
+    const reference = JSON.parse(
+      readFileSync(join(REPO_ROOT, '..', 'shared', 'spec', 'reference-openapi.json'), 'utf8'),
+    ) as OpenApiDocument;
+    const ids = ['listFiles', 'createFile', 'getFile', 'deleteFile', 'reindexFile', 'recomputeFileOntologies', 'getFileOntologies'];
+    const { matched, problems } = compareWithReference(ours, reference);
+    expect(matched.map((m) => m.operationId)).toEqual(expect.arrayContaining(ids));
+    expect(problems.filter((p) => ids.some((id) => p.includes(`(${id})`)))).toEqual([]);
+    expect(ours.paths['/api/core/files/{id}/document']?.get).toBeDefined();
+  });
+});
