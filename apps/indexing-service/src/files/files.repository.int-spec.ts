@@ -9,6 +9,7 @@ import { migrations } from '../migrations';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
 import { FilesRepository, type NewIndexedFile } from './files.repository';
 import { IndexedFileEntity } from './indexed-file.entity';
+import { toIndexedFileDto } from './indexed-file.mapper';
 import { OntologiesRepository } from './ontologies.repository';
 
 let infra: TestInfrastructure;
@@ -156,6 +157,21 @@ describe('FilesRepository', () => {
     expect(await files.recordIndexationStatus(file.id, 'RUNNING')).toBe(true);
     expect(await files.recordIndexationStatus(file.id, 'FAILED', 'The PDF is encrypted')).toBe(true);
     expect(await files.findById(ns, file.id)).toMatchObject({ status: 'FAILED', errorMessage: 'The PDF is encrypted', indexed: false });
+  });
+
+  it('lets the ontology computation record title, authors and description, shown as displayName', async () => {
+    const ns = randomUUID();
+    const { file } = await files.createOrGet(ns, itemDraft({ key: 'papers/otsl.pdf' }));
+    expect(await files.recordMetadata(file.id, { title: 'Optimized Table Tokenization', authors: 'M. Lysak; A. Nassar' })).toBe(true);
+    expect(await files.recordMetadata(file.id, { description: 'Table structure recognition' })).toBe(true);
+    const after = await files.findById(ns, file.id);
+    expect(after).toMatchObject({
+      title: 'Optimized Table Tokenization',
+      authors: 'M. Lysak; A. Nassar',
+      description: 'Table structure recognition',
+    });
+    expect(toIndexedFileDto(after!)).toMatchObject({ displayName: 'Optimized Table Tokenization', dbName: 'otsl.pdf', name: 'otsl.pdf' });
+    expect(await files.recordMetadata(randomUUID(), { title: 'x' })).toBe(false);
   });
 
   it('deletes a file with its nodes, ontologies and collection links in one go; collections stay', async () => {

@@ -174,4 +174,21 @@ export class FilesRepository {
     ])) as [unknown, number];
     return affected > 0;
   }
+
+  /** Title, authors and description found by the ontology computation; only the fields given change. */
+  async recordMetadata(
+    fileId: string,
+    metadata: { title?: string | null; authors?: string | null; description?: string | null },
+  ): Promise<boolean> {
+    const sets: string[] = [];
+    const params: unknown[] = [fileId];
+    for (const column of ['title', 'authors', 'description'] as const) {
+      if (metadata[column] === undefined) continue;
+      params.push(metadata[column]);
+      sets.push(`${column} = $${params.length}`);
+    }
+    if (!sets.length) return (await this.repo.countBy({ id: fileId })) > 0;
+    const [, affected] = (await this.ds.query(`UPDATE files SET ${sets.join(', ')} WHERE id = $1`, params)) as [unknown, number];
+    return affected > 0;
+  }
 }
