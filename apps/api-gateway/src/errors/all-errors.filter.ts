@@ -52,7 +52,8 @@ export class AllErrorsFilter implements ExceptionFilter {
       const status = exception.getStatus();
       const message =
         status === 404 ? `No route for ${request.method} ${request.url.split('?')[0]}` : exception.message;
-      return make(status, codeOfStatus(status), message);
+      // Nest raises 400 itself only for bodies it cannot read (malformed JSON): name the body as the field.
+      return make(status, codeOfStatus(status), message, status === 400 ? [{ field: '(body)', problem: message }] : []);
     }
     const fastifyError = exception as FastifyLikeError;
     if (fastifyError && typeof fastifyError.statusCode === 'number' && fastifyError.statusCode < 500) {
