@@ -1,6 +1,7 @@
 import type { ProviderType } from '@docintel/contracts';
 import type { StorageDriver } from './driver';
 import { LocalDriver } from './local-driver';
+import { S3Driver } from './s3-driver';
 
 /**
  * Builds a driver from a provider's stored settings (the field names of the providers file).
@@ -9,9 +10,17 @@ import { LocalDriver } from './local-driver';
  */
 const FACTORIES: Record<ProviderType, (settings: Record<string, unknown>) => StorageDriver> = {
   LOCAL: (s) => new LocalDriver({ root: requiredString(s, 'root', 'LOCAL') }),
-  S3: () => {
-    throw new Error('S3 providers are not supported by this build');
-  },
+  S3: (s) =>
+    new S3Driver({
+      bucketName: requiredString(s, 'bucketName', 'S3'),
+      region: optionalString(s, 'region'),
+      endpoint: optionalString(s, 'endpoint'),
+      pathStyle: typeof s.pathStyle === 'boolean' ? s.pathStyle : undefined,
+      accessKey: optionalString(s, 'accessKey'),
+      secretKey: optionalString(s, 'secretKey'),
+      sessionToken: optionalString(s, 'sessionToken'),
+      prefix: optionalString(s, 'prefix'),
+    }),
 };
 
 export function createDriver(type: ProviderType, settings: Record<string, unknown>): StorageDriver {
@@ -24,4 +33,9 @@ export function requiredString(settings: Record<string, unknown>, key: string, t
   const value = settings[key];
   if (typeof value !== 'string' || value === '') throw new Error(`A ${type} provider needs the setting "${key}"`);
   return value;
+}
+
+function optionalString(settings: Record<string, unknown>, key: string): string | undefined {
+  const value = settings[key];
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }

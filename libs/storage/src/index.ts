@@ -3,3 +3,4 @@ export * from './byte-limit';
 export * from './local-driver';
 export * from './keys';
 export * from './factory';
+export * from './s3-driver';

@@ -1,2 +1,3 @@
 export * from './infrastructure';
 export * from './stack';
+export * from './s3';
