@@ -225,11 +225,11 @@ export class LocalDriver implements StorageDriver {
     return toEntry(toKey, await stat(to));
   }
 
-  async presignUpload(): Promise<string | null> {
+  async presignUpload(_key: string, _expiresInSeconds: number): Promise<string | null> {
     return null; // the service signs and serves its own URLs for LOCAL providers
   }
 
-  async presignDownload(): Promise<string | null> {
+  async presignDownload(_key: string, _expiresInSeconds: number): Promise<string | null> {
     return null;
   }
 
