@@ -62,3 +62,10 @@ describe('authors', () => {
     });
   });
 });
+
+describe('byline with one author per line', () => {
+  it('takes a name-shaped line next to a recognised one', () => {
+    const top = 'Preemptive Information Extraction\nYusuke Shinyama\nSatoshi Sekine\nNew York University\nAbstract';
+    expect(authorsFromByline(top, 'Preemptive Information Extraction')).toEqual(['Yusuke Shinyama', 'Satoshi Sekine']);
+  });
+});

@@ -54,7 +54,8 @@ export function looksLikePersonName(name: string): boolean {
   const last = tokens[tokens.length - 1];
   if (PARTICLES.has(first.toLowerCase()) && first === first.toLowerCase()) return false;
   if (INITIAL.test(last) || last.replace(/[^\p{L}]/gu, '').length < 2) return false;
-  return tokens.every((t) => (PARTICLES.has(t) || NAME_TOKEN.test(t)) && !NOT_NAME_WORD.test(t));
+  // Two capitals without a dot are an acronym ("Facebook AI"), not initials.
+  return tokens.every((t) => (PARTICLES.has(t) || NAME_TOKEN.test(t)) && !NOT_NAME_WORD.test(t) && !/^\p{Lu}{2}$/u.test(t));
 }
 
 function dedupe(names: string[]): string[] {
@@ -87,17 +88,17 @@ export function cleanEmbeddedAuthors(authors: string[]): string[] {
 
 interface BylineCandidate {
   names: string[];
+  /** Capitalised phrases ("Table Structure Recognition") look like names too: this says there is one more sign. */
+  confident: boolean;
 }
 
-/** The names on a byline, or undefined when the line is not one. */
+/** The names on a line shaped like a byline, or undefined when the line is not one. */
 export function parseByline(line: string): BylineCandidate | undefined {
   if (AFFILIATION.test(line) || line.length > 3000) return undefined;
   const { text, hadMarkers } = stripAffiliationMarkers(line);
   const names = splitNames(text);
   if (!names.length || names.length > MAX_AUTHORS || !names.every(looksLikePersonName)) return undefined;
-  // Capitalised phrases ("Table Structure Recognition") look like names too: ask for one more sign.
-  const confident = hadMarkers || names.length >= 3 || names.some((n) => isPerson(n));
-  return confident ? { names } : undefined;
+  return { names, confident: hadMarkers || names.length >= 3 || names.some((n) => isPerson(n)) };
 }
 
 function titleLineRange(lines: string[], title: string | undefined): { start: number; end: number } | undefined {
@@ -126,15 +127,22 @@ export function authorsFromByline(topText: string, title: string | undefined): s
   const range = titleLineRange(lines, title);
   const from = range ? range.end + 1 : 0;
   const names: string[] = [];
+  // Name-shaped lines next to a confident one belong to the same byline (one author per line).
+  let pending: string[] = [];
   for (let i = from; i < Math.min(lines.length, from + 10); i++) {
     const line = lines[i];
     if (/^(abstract|summary|keywords|introduction)\b/i.test(line)) break;
     const byline = parseByline(line);
-    if (byline) {
-      names.push(...byline.names);
-      continue;
+    if (byline && (byline.confident || names.length)) {
+      names.push(...pending, ...byline.names);
+      pending = [];
+    } else if (byline) {
+      pending.push(...byline.names);
+    } else if (names.length) {
+      break;
+    } else {
+      pending = [];
     }
-    if (names.length) break;
   }
   return names.length ? dedupe(names) : undefined;
 }

@@ -5,7 +5,10 @@ import type { Found, OntologyInput } from './types';
 const DOI = /\b10\.\d{4,9}\/[-._;()/:\p{L}\p{N}]+/giu;
 
 // Where the bibliography starts, DOIs belong to cited works rather than to this document.
-const REFERENCES_HEADING = /^[ \t]*(\d+(\.\d*)?\s*)?(references|bibliography|works cited|literature cited|literatur|références)[ \t]*:?[ \t]*$/im;
+const REFERENCES_HEADING =
+  /^[ \t]*(\d+(\.\d*)?\s*)?(references|bibliography|works cited|literature cited|citations|notes|sources|further reading|literatur|références)[ \t]*:?[ \t]*$/im;
+/** A document states its own DOI on its first page (or in its front matter): further down, DOIs are citations. */
+const OWN_DOI_WINDOW = 10_000;
 
 /** Lower case, without the trailing punctuation of the sentence around it or an unbalanced ')'. */
 export function normaliseDoi(raw: string): string {
@@ -32,7 +35,7 @@ export function findDois(text: string): Array<{ doi: string; offset: number }> {
 
 /**
  * The document's own DOI: one declared in the embedded subject or keywords, else the first DOI of
- * the text before its references section.
+ * the text's first 10,000 characters (or first page) before its references section.
  */
 export function findDoi(input: OntologyInput, text: string): Found<string> | undefined {
   const meta = input.embeddedMetadata;
@@ -41,7 +44,8 @@ export function findDoi(input: OntologyInput, text: string): Found<string> | und
     if (first) return { value: first.doi, explanation: `${embeddedMetadataLabel(input.mediaType)} ${field}` };
   }
   const refs = REFERENCES_HEADING.exec(text);
-  const body = refs ? text.slice(0, refs.index) : text;
+  const window = Math.max(OWN_DOI_WINDOW, input.firstPageText?.length ?? 0);
+  const body = text.slice(0, Math.min(refs ? refs.index : text.length, window));
   const first = findDois(body)[0];
   return first ? { value: first.doi, explanation: `DOI pattern in text at offset ${first.offset}` } : undefined;
 }

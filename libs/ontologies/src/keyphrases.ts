@@ -132,8 +132,9 @@ export function extractKeyphrases(sentences: Term[][], max: number): Keyphrase[]
     for (let i = 0; i < candidates.length; i++) {
       for (let j = i + 1; j < Math.min(candidates.length, i + WINDOW); j++) link(cleanKey(candidates[i].key), cleanKey(candidates[j].key));
     }
-    // Runs of adjacent candidates are the phrases; every part of a run that ends in a noun counts as
-    // an occurrence, so that "table structure" is counted inside "table structure recognition".
+    // Runs of adjacent candidates are the phrases; every multi-word part of a run that ends in a noun
+    // counts as an occurrence too, so that "table structure" is counted inside "table structure
+    // recognition". Single words count only where they stand alone, or every phrase would feed them.
     let run: Term[] = [];
     const count = (words: Term[]) => {
       const key = words.map((w) => cleanKey(w.key)).join(' ');
@@ -146,7 +147,9 @@ export function extractKeyphrases(sentences: Term[][], max: number): Keyphrase[]
     const flush = () => {
       for (let end = 0; end < run.length; end++) {
         if (!isNoun(run[end])) continue;
-        for (let start = Math.max(0, end - MAX_PHRASE_WORDS + 1); start <= end; start++) count(run.slice(start, end + 1));
+        for (let start = Math.max(0, end - MAX_PHRASE_WORDS + 1); start <= end; start++) {
+          if (start < end || run.length === 1) count(run.slice(start, end + 1));
+        }
       }
       run = [];
     };
