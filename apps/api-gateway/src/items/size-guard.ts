@@ -23,7 +23,7 @@ export function guardSize(source: Readable & { truncated?: boolean }, maxBytes: 
     },
   });
   source.once('limit', () => guard.destroy(tooLarge(maxBytes)));
-  source.once('error', (err) => guard.destroy(err));
+  source.on('error', (err) => guard.destroy(err));
   // A stream the parser closes before its end (the client went away) must fail the upload, not end it.
   source.once('close', () => {
     if (!source.readableEnded)

@@ -67,7 +67,7 @@ export class StorageTransferClient implements OnApplicationShutdown {
   async put<T>(grant: string, body: Readable, headers: Record<string, string | undefined>): Promise<{ status: number; item: T }> {
     const res = await new Promise<IncomingMessage>((resolve, reject) => {
       const req = this.send('PUT', grant, headers, resolve, reject);
-      body.once('error', (err) => {
+      body.on('error', (err) => {
         req.destroy(err);
         reject(err);
       });
@@ -101,7 +101,7 @@ export class StorageTransferClient implements OnApplicationShutdown {
     const clean = Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)) as Record<string, string>;
     const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = request(url, { method, headers: clean, agent: this.agent }, resolve);
-    req.once('error', (err: NodeJS.ErrnoException) => {
+    req.on('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'ECONNREFUSED' || err.code === 'ENOTFOUND' || err.code === 'EHOSTUNREACH') {
         reject(
           new DomainError(

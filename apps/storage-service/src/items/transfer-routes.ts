@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
+import { pipeline } from 'node:stream';
 import { DomainError, ErrorCode } from '@docintel/contracts';
 import { runWithRequestId, type Logger } from '@docintel/observability';
+import { coalesce } from './coalesce';
 import { ItemsService } from './items.service';
 
 export const INTERNAL_TRANSFER_PATH = '/internal/transfer/:grant';
@@ -43,7 +45,11 @@ export function registerTransferRoutes(fastify: FastifyInstance, items: ItemsSer
       withRequestId(req, async (requestId) => {
         try {
           const length = header(req, 'content-length');
-          const item = await items.receive(req.params.grant, req.raw, {
+          // pipeline() carries an aborted request's error into the body, so the driver's write fails
+          // and stores nothing, and keeps an error listener on both streams whoever reads them.
+          const body = coalesce();
+          pipeline(req.raw, body, () => undefined);
+          const item = await items.receive(req.params.grant, body, {
             contentLength: length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined,
             contentType: header(req, 'content-type'),
             requestId,

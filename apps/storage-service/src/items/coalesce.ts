@@ -1,0 +1,27 @@
+import { Transform, type TransformCallback } from 'node:stream';
+
+/**
+ * Gathers the small chunks a socket delivers (up to 64 KiB) into blocks of about `blockBytes`,
+ * so that a 1 GiB upload reaches the driver as ~1,000 writes instead of ~16,000: fewer file-system
+ * round trips through the thread pool, for one extra memory copy.
+ */
+export function coalesce(blockBytes = 1024 * 1024): Transform {
+  let parts: Buffer[] = [];
+  let size = 0;
+  return new Transform({
+    writableHighWaterMark: blockBytes,
+    readableHighWaterMark: blockBytes,
+    transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
+      parts.push(chunk);
+      size += chunk.length;
+      if (size < blockBytes) return done();
+      const block = Buffer.concat(parts, size);
+      parts = [];
+      size = 0;
+      done(null, block);
+    },
+    flush(done: TransformCallback) {
+      done(null, size ? Buffer.concat(parts, size) : undefined);
+    },
+  });
+}
