@@ -4,7 +4,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { errorBody } from './support/http';
-import { EventLog, ItemsApi, MAX_UPLOAD_BYTES, type Item } from './storage-support';
+import { EventLog, ItemsApi, type Item } from './storage-support';
 
 export interface ContractContext {
   /** The provider under test, as a caller of a namespace that may use it. */
@@ -14,6 +14,8 @@ export interface ContractContext {
   /** A provider that exists but is not shared with the caller's namespace. */
   hidden: ItemsApi;
   events: EventLog;
+  /** MAX_UPLOAD_BYTES of the stack. */
+  maxUploadBytes: number;
   /** Creates files quickly, beside the API (on disk or straight into the bucket). */
   seed(files: Array<{ key: string; body: string }>): Promise<void>;
 }
@@ -203,11 +205,11 @@ export function itemsContract(label: string, context: () => ContractContext): vo
     });
 
     it('answers 413 for a file over MAX_UPLOAD_BYTES and stores nothing', async () => {
-      const res = await c.api.upload(`${base}big/`, 'too-big.bin', Buffer.alloc(MAX_UPLOAD_BYTES + 1, 7));
+      const res = await c.api.upload(`${base}big/`, 'too-big.bin', Buffer.alloc(c.maxUploadBytes + 1, 7));
       await errorBody(res, 413, 'PAYLOAD_TOO_LARGE');
       expect(await c.api.keys(`${base}big/`)).toEqual([]);
       // Exactly at the limit is fine.
-      expect((await c.api.upload(`${base}big/`, 'just-fits.bin', Buffer.alloc(MAX_UPLOAD_BYTES, 7))).status).toBe(201);
+      expect((await c.api.upload(`${base}big/`, 'just-fits.bin', Buffer.alloc(c.maxUploadBytes, 7))).status).toBe(201);
     });
 
     it('rejects a body that is neither multipart nor JSON (415)', async () => {
@@ -394,7 +396,7 @@ export function itemsContract(label: string, context: () => ContractContext): vo
     });
 
     it('answers 413 to an upload-url request for a file over the limit', async () => {
-      await errorBody(await c.api.uploadUrl({ key: `${base}presigned/huge.bin`, size: MAX_UPLOAD_BYTES + 1 }), 413, 'PAYLOAD_TOO_LARGE');
+      await errorBody(await c.api.uploadUrl({ key: `${base}presigned/huge.bin`, size: c.maxUploadBytes + 1 }), 413, 'PAYLOAD_TOO_LARGE');
     });
   });
 

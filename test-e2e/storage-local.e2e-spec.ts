@@ -11,6 +11,7 @@ import {
   EventLog,
   eventually,
   ItemsApi,
+  MAX_UPLOAD_BYTES,
   NAMESPACE,
   OTHER_NAMESPACE,
   SIGNING_SECRET,
@@ -53,6 +54,7 @@ describe('provider items on a LOCAL provider', () => {
     anonymous: new ItemsApi(s.stack, DOCS_ID, undefined),
     hidden: new ItemsApi(s.stack, PRIVATE_ID, s.token),
     events,
+    maxUploadBytes: MAX_UPLOAD_BYTES,
     seed: async (files) => {
       for (const f of files) {
         mkdirSync(dirname(join(docsRoot, f.key)), { recursive: true });
