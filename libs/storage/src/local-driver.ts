@@ -216,11 +216,13 @@ export class LocalDriver implements StorageDriver {
       // link(2) fails when the target exists, so a file that appeared meanwhile is never clobbered.
       try {
         await link(from, to);
+        await unlink(from);
       } catch (err) {
         if (errCode(err) === 'EEXIST') throw new StorageConflictError(toKey);
-        throw err;
+        // File systems without hard links: fall back to rename after the check above.
+        if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP'].includes(errCode(err) ?? '')) throw err;
+        await rename(from, to);
       }
-      await unlink(from);
     }
     return toEntry(toKey, await stat(to));
   }
