@@ -69,3 +69,36 @@ describe('byline with one author per line', () => {
     expect(authorsFromByline(top, 'Preemptive Information Extraction')).toEqual(['Yusuke Shinyama', 'Satoshi Sekine']);
   });
 });
+
+describe('byline over several lines and template metadata', () => {
+  it('joins a name broken across lines and skips marker-only lines', () => {
+    const top = [
+      'LayoutParser: A Unified Toolkit',
+      'Zejiang Shen (\u0000), Ruochen Zhang , Melissa Dell , Benjamin Charles Germain',
+      '1 2 3',
+      'Lee , Jacob Carlson , and Weining Li',
+      '4 3 5',
+      'Allen Institute for AI',
+    ].join('\n');
+    expect(authorsFromByline(top, 'LayoutParser: A Unified Toolkit')).toEqual([
+      'Zejiang Shen',
+      'Ruochen Zhang',
+      'Melissa Dell',
+      'Benjamin Charles Germain Lee',
+      'Jacob Carlson',
+      'Weining Li',
+    ]);
+  });
+
+  it('drops placeholder authors and splits on runs of spaces', () => {
+    expect(cleanEmbeddedAuthors(['IEEE'])).toEqual([]);
+    expect(cleanEmbeddedAuthors(['Jonathan Bragg  Jeff Hammerbacher'])).toEqual(['Jonathan Bragg', 'Jeff Hammerbacher']);
+  });
+});
+
+describe('byline markers on their own line', () => {
+  it('counts a marker-only line as the sign that the names are authors', () => {
+    const top = 'Scalability of Microrobots\n1*\n1\nVahid Foroutan , Ratul Majumdar\n1\nDepartment of Electrical Engineering\nAbstract';
+    expect(authorsFromByline(top, 'Scalability of Microrobots')).toEqual(['Vahid Foroutan', 'Ratul Majumdar']);
+  });
+});

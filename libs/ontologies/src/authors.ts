@@ -25,11 +25,12 @@ const AFFILIATION =
 
 /** Removes affiliation and footnote markers: superscripts, *, †, ‡, digits glued to names. */
 export function stripAffiliationMarkers(line: string): { text: string; hadMarkers: boolean } {
-  let text = line
-    .replace(/\S+@\S+/g, ' ')
-    .replace(/\(\s*[\d,\s*]+\)/g, ' ');
+  let text = line.replace(/\S+@\S+/g, ' ');
   const before = text;
   text = text
+    // Control characters (glyphs without Unicode, such as an envelope icon) and "(1)", "( )".
+    .replace(/[\u0000-\u001f\u007f]/g, ' ')
+    .replace(/\([^\p{L})]*\)/gu, ' ')
     .replace(/[\u00b9\u00b2\u00b3\u2070-\u2079*∗⋆★†‡§¶‖#✉♮♭♯]+/g, ' ')
     .replace(/(?<=\p{L})\d+(\s*,\s*\d+)*(?![\p{L}\d])/gu, ' ')
     .replace(/(^|\s)\d+(?=\s|,|$)/g, ' ');
@@ -76,29 +77,16 @@ export function cleanEmbeddedAuthors(authors: string[]): string[] {
   for (const raw of authors) {
     const entry = squash(raw);
     if (!entry || JUNK_AUTHOR.test(entry) || !/\p{L}/u.test(entry) || /^\S+@\S+$/.test(entry)) continue;
-    for (const part of entry.split(';')) {
+    // Some tools separate authors by two spaces only.
+    for (const part of raw.trim().split(/;|\s{2,}/)) {
       const parts = splitNames(part);
       // "Smith, John" has one-word parts: keep it whole.
       const whole = parts.length > 1 && parts.some((p) => !p.includes(' '));
-      names.push(...(whole ? [squash(part)] : parts).filter((n) => n && !JUNK_AUTHOR.test(n)));
+      // A lone acronym ("IEEE") is a template's or an organisation's placeholder, not an author.
+      names.push(...(whole ? [squash(part)] : parts).filter((n) => n && !JUNK_AUTHOR.test(n) && !/^\p{Lu}{2,}$/u.test(n)));
     }
   }
   return dedupe(names);
-}
-
-interface BylineCandidate {
-  names: string[];
-  /** Capitalised phrases ("Table Structure Recognition") look like names too: this says there is one more sign. */
-  confident: boolean;
-}
-
-/** The names on a line shaped like a byline, or undefined when the line is not one. */
-export function parseByline(line: string): BylineCandidate | undefined {
-  if (AFFILIATION.test(line) || line.length > 3000) return undefined;
-  const { text, hadMarkers } = stripAffiliationMarkers(line);
-  const names = splitNames(text);
-  if (!names.length || names.length > MAX_AUTHORS || !names.every(looksLikePersonName)) return undefined;
-  return { names, confident: hadMarkers || names.length >= 3 || names.some((n) => isPerson(n)) };
 }
 
 function titleLineRange(lines: string[], title: string | undefined): { start: number; end: number } | undefined {
@@ -121,30 +109,42 @@ function titleLineRange(lines: string[], title: string | undefined): { start: nu
   return undefined;
 }
 
-/** Authors from the lines under the title: "Jane Smith¹, John Doe² and Ann Lee*". */
+/**
+ * Authors from the lines under the title: "Jane Smith¹, John Doe² and Ann Lee*". The byline may run
+ * over several lines (one author per line, or a name broken across two lines); marker-only lines
+ * between them are skipped; it ends at the first line that is not names (an affiliation, say).
+ */
 export function authorsFromByline(topText: string, title: string | undefined): string[] | undefined {
   const lines = nonEmptyLines(topText).slice(0, 40);
   const range = titleLineRange(lines, title);
   const from = range ? range.end + 1 : 0;
-  const names: string[] = [];
-  // Name-shaped lines next to a confident one belong to the same byline (one author per line).
-  let pending: string[] = [];
-  for (let i = from; i < Math.min(lines.length, from + 10); i++) {
+  let joined = '';
+  let hadMarkers = false;
+  for (let i = from; i < Math.min(lines.length, from + 12); i++) {
     const line = lines[i];
     if (/^(abstract|summary|keywords|introduction)\b/i.test(line)) break;
-    const byline = parseByline(line);
-    if (byline && (byline.confident || names.length)) {
-      names.push(...pending, ...byline.names);
-      pending = [];
-    } else if (byline) {
-      pending.push(...byline.names);
-    } else if (names.length) {
-      break;
-    } else {
-      pending = [];
+    if (!/\p{L}/u.test(line)) {
+      // PDF text often puts the superscript markers of a byline on a line of their own ("1 2 3", "1*").
+      if (/^[\d\s,*∗†‡§¶]{1,30}$/.test(line)) hadMarkers = true;
+      continue;
     }
+    const stripped = AFFILIATION.test(line) || line.length > 3000 ? undefined : stripAffiliationMarkers(line);
+    const parts = stripped ? splitNames(stripped.text) : [];
+    // A line that starts with a lone word ("Lee, Jacob Carlson") ends a name the previous line broke.
+    const continues = joined !== '' && parts.length > 1 && !parts[0].includes(' ') && /^\p{Lu}/u.test(parts[0]);
+    const shaped = parts.length > 0 && (continues ? parts.slice(1) : parts).every(looksLikePersonName);
+    if (!stripped || !shaped) {
+      if (joined) break;
+      continue;
+    }
+    joined = joined ? `${joined}${continues ? ' ' : ', '}${stripped.text}` : stripped.text;
+    hadMarkers ||= stripped.hadMarkers;
   }
-  return names.length ? dedupe(names) : undefined;
+  const names = splitNames(joined);
+  if (!names.length || names.length > MAX_AUTHORS || !names.every(looksLikePersonName)) return undefined;
+  // Capitalised phrases ("Table Structure Recognition") look like names too: ask for one more sign.
+  const confident = hadMarkers || names.length >= 3 || names.some((n) => isPerson(n));
+  return confident ? dedupe(names) : undefined;
 }
 
 /** Authors: the embedded Author field when it names someone, else the byline under the title. */

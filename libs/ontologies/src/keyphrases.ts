@@ -30,16 +30,18 @@ const STOP_KEYS = new Set(
   ).split(' '),
 );
 
-const EXCLUDED_TAGS = ['Pronoun', 'Determiner', 'Value', 'Date', 'Url', 'Email', 'AtMention', 'HashTag', 'Possessive', 'Verb', 'Adverb'];
+// Never part of a keyphrase, whatever else the tagger says about the word.
+const EXCLUDED_TAGS = ['Pronoun', 'Determiner', 'Value', 'Date', 'Url', 'Email', 'AtMention', 'HashTag'];
+// Words tagged both adjective and verb or adverb ("scanned", "fast") are kept only when they are nouns.
+const NOT_ADJECTIVE_TAGS = ['Verb', 'Adverb', 'Possessive'];
 
 function isNoun(t: Term): boolean {
   return t.tags.has('Noun') || t.tags.has('Acronym') || t.tags.has('ProperNoun');
 }
 
 function isCandidate(t: Term): boolean {
-  if (!isNoun(t) && !t.tags.has('Adjective')) return false;
-  if (EXCLUDED_TAGS.some((x) => t.tags.has(x)) && !isNoun(t)) return false;
-  if (t.tags.has('Pronoun') || t.tags.has('Value') || t.tags.has('Date')) return false;
+  if (EXCLUDED_TAGS.some((x) => t.tags.has(x))) return false;
+  if (!isNoun(t) && (!t.tags.has('Adjective') || NOT_ADJECTIVE_TAGS.some((x) => t.tags.has(x)))) return false;
   const key = cleanKey(t.key);
   return key.length >= 2 && /\p{L}{2}/u.test(key) && !STOP_KEYS.has(key);
 }

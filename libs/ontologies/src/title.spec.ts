@@ -7,7 +7,7 @@ describe('title', () => {
     expect(found).toEqual({ value: 'Attention Is All You Need', explanation: 'PDF metadata Title' });
   });
 
-  it.each(['Microsoft Word - report_final.docx', 'untitled', 'Document1', 'paper_v2_final', 'scan0001', 'C:\\temp\\x.pdf', 'slides.pptx', '  '])(
+  it.each(['Microsoft Word - report_final.docx', 'Paper Title (use style: paper title)', 'untitled', 'Document1', 'paper_v2_final', 'scan0001', 'C:\\temp\\x.pdf', 'slides.pptx', '  '])(
     'rejects the tool-made title %p',
     (title) => expect(isPlausibleTitle(title)).toBe(false),
   );
@@ -37,6 +37,11 @@ describe('title', () => {
       }),
     );
     expect(found).toEqual({ value: 'Dense Passage Retrieval', explanation: 'largest heading (level 2) on page 1' });
+  });
+
+  it('does not take a heading further into the document for the title', () => {
+    const found = findTitle(anInput({ headings: [{ level: 1, text: 'Results and Discussion', page: 3 }], firstPageText: 'Microrobots in Practice\n\nBody.', text: '' }));
+    expect(found).toEqual({ value: 'Microrobots in Practice', explanation: 'first non-empty line of the text' });
   });
 
   it('uses the first line that reads like a title when there are no headings', () => {

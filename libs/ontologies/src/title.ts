@@ -11,6 +11,8 @@ const JUNK_TITLE_PATTERNS = [
   /\.(docx?|pdf|rtf|odt|ods|tex|dvi|e?ps|indd|xlsx?|pptx?|txt|html?|qxd|pages|key|jpe?g|png|tiff?)\s*$/i,
   /^(untitled|title|no title|none|null|unknown|draft|template|default|new document|document\s*\d*|presentation\s*\d*|slide\s*\d+|book\s*\d*|sheet\s*\d*)$/i,
   /^([a-z]:\\|\/|~\/)/i,
+  // Unfilled templates: "Paper Title (use style: paper title)", "Insert title here".
+  /\(use style:|^(paper title|insert (your )?title|title of (the )?paper|your title)\b/i,
 ];
 
 /** False for empty, implausibly long or tool-generated titles ("Microsoft Word - foo.docx", "Untitled"). */
@@ -41,9 +43,9 @@ export function titleFromHeadings(headings: HeadingInput[]): Found<string> | und
   let pool: HeadingInput[];
   let where: string;
   if (paged.length) {
-    const firstPage = paged.reduce((min, h) => Math.min(min, h.page as number), Infinity);
-    pool = paged.filter((h) => h.page === firstPage);
-    where = ` on page ${firstPage}`;
+    // A heading further on names a section, not the document.
+    pool = paged.filter((h) => h.page === 1);
+    where = ' on page 1';
   } else {
     pool = headings.slice(0, 5);
     where = '';
