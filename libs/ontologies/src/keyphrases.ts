@@ -43,7 +43,8 @@ function isCandidate(t: Term): boolean {
   if (EXCLUDED_TAGS.some((x) => t.tags.has(x))) return false;
   if (!isNoun(t) && (!t.tags.has('Adjective') || NOT_ADJECTIVE_TAGS.some((x) => t.tags.has(x)))) return false;
   const key = cleanKey(t.key);
-  return key.length >= 2 && /\p{L}{2}/u.test(key) && !STOP_KEYS.has(key);
+  // Identifiers (element_id, camelCase keys with underscores) are not words.
+  return key.length >= 2 && /\p{L}{2}/u.test(key) && !key.includes('_') && !STOP_KEYS.has(key);
 }
 
 // "Table 2", "Figure 3a", "Section 4.1": references to parts of the document, not its subject.
@@ -83,13 +84,18 @@ export function pageRank(graph: Map<string, Map<string, number>>): Map<string, n
   const n = nodes.length;
   const scores = new Map(nodes.map((k) => [k, 1 / Math.max(n, 1)]));
   const outWeight = new Map(nodes.map((k) => [k, [...(graph.get(k) as Map<string, number>).values()].reduce((a, b) => a + b, 0)]));
+  // Neighbours in a fixed order, so that sums add up in the same order on every run.
+  const neighbours = new Map(
+    nodes.map((k) => [k, [...(graph.get(k) as Map<string, number>).entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))]),
+  );
   for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
     let delta = 0;
     const next = new Map<string, number>();
     for (const node of nodes) {
       let sum = 0;
-      const neighbours = [...(graph.get(node) as Map<string, number>).entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1));
-      for (const [other, weight] of neighbours) sum += (weight / (outWeight.get(other) as number)) * (scores.get(other) as number);
+      for (const [other, weight] of neighbours.get(node) as Array<[string, number]>) {
+        sum += (weight / (outWeight.get(other) as number)) * (scores.get(other) as number);
+      }
       const value = (1 - DAMPING) / n + DAMPING * sum;
       delta = Math.max(delta, Math.abs(value - (scores.get(node) as number)));
       next.set(node, value);

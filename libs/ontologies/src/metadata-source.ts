@@ -7,6 +7,7 @@ export function embeddedMetadataLabel(mediaType: string): string {
     return 'spreadsheet properties';
   }
   if (type.includes('html')) return 'HTML metadata';
+  if (type.includes('xml')) return 'XML metadata';
   if (type.startsWith('image/')) return 'image metadata';
   return 'embedded metadata';
 }

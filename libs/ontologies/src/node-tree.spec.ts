@@ -57,4 +57,16 @@ describe('buildOntologyInput', () => {
     expect(input.firstPageText).toBeUndefined();
     expect(input.text).toBe('x'.repeat(50));
   });
+
+  it('drops the element or property name that XML and JSON nodes carry in their text', () => {
+    const doc: TreeNode = {
+      type: 'document',
+      text: '',
+      children: [
+        { type: 'paragraph', text: 'surname: Wolf', attributes: { name: 'surname' }, children: [] },
+        { type: 'paragraph', text: 'note: a: b', attributes: { name: 'other' }, children: [] },
+      ],
+    };
+    expect(buildOntologyInput(doc, { fileName: 'a.xml', mediaType: 'application/xml' }).text).toBe('Wolf\n\nnote: a: b');
+  });
 });

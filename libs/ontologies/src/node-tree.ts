@@ -10,6 +10,8 @@ export interface TreeNode {
   level?: number | null;
   children?: readonly TreeNode[] | null;
   positions?: ReadonlyArray<{ page_number?: number } | Record<string, unknown>> | null;
+  /** `name`: the element or property a node stands for (XML, JSON). */
+  attributes?: { name?: unknown } | Record<string, unknown> | null;
 }
 
 export interface BuildInputOptions {
@@ -31,7 +33,10 @@ function pageOf(node: TreeNode): number | undefined {
 }
 
 function ownText(node: TreeNode): string {
-  return (node.text ?? '').trim();
+  const text = (node.text ?? '').trim();
+  // XML elements and JSON properties read "surname: Wolf"; the name is markup, not content.
+  const name = node.attributes?.name;
+  return typeof name === 'string' && text.startsWith(`${name}: `) ? text.slice(name.length + 2).trim() : text;
 }
 
 /** All text under a node, for containers rendered as one block (table rows). */

@@ -56,6 +56,15 @@ describe('title', () => {
     });
   });
 
+  it('takes no heading of JSON or a spreadsheet (property and sheet names) for the title', () => {
+    const found = findTitle(anInput({ fileName: 'records.json', mediaType: 'application/json', headings: [{ level: 1, text: 'metadata' }] }));
+    expect(found).toEqual({ value: 'records', explanation: 'file name' });
+  });
+
+  it('does not take a chapter line for the title', () => {
+    expect(findTitle(anInput({ fileName: 'book.txt', mediaType: 'text/plain', text: 'CHAPTER I\n\nWar and Peace' })).value).toBe('War and Peace');
+  });
+
   it('does not call the header row of a spreadsheet a title', () => {
     const found = findTitle(anInput({ fileName: 'data.csv', mediaType: 'text/csv', text: 'Name | City | Country\n\nAnn | Paris | France' }));
     expect(found.explanation).toBe('file name');

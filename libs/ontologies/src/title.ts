@@ -30,7 +30,7 @@ export function isPlausibleTitle(title: string): boolean {
 
 // Section headings that are never the document's title.
 const SECTION_HEADING =
-  /^((abstract|summary|contents|table of contents|introduction|preface|foreword|acknowledge?ments?|references|bibliography|index|appendix|keywords|index terms|conclusions?)\b.*|(\d+(\.\d+)*\.|\d+(\.\d+)+|[IVX]+\.)\s.*|\d+\s+(introduction|background|overview|related work|conclusions?))$/i;
+  /^((chapter|part|book|volume)\s+([ivxlc]+|\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b.*|(abstract|summary|contents|table of contents|introduction|preface|foreword|acknowledge?ments?|references|bibliography|index|appendix|keywords|index terms|conclusions?)\b.*|(\d+(\.\d+)*\.|\d+(\.\d+)+|[IVX]+\.)\s.*|\d+\s+(introduction|background|overview|related work|conclusions?))$/i;
 
 function isTitleHeading(h: HeadingInput): boolean {
   const text = squash(h.text);
@@ -61,15 +61,24 @@ export function titleFromHeadings(headings: HeadingInput[]): Found<string> | und
 // URLs, page numbers, rules, list items and table rows.
 const NOT_A_TITLE_LINE = /^(https?:\/\/|www\.|arxiv:|doi:|page\s+\d+|\d+$|[-=_*#~.]+$|[-*•▪◦]\s|\|)/i;
 
-// Data formats have no prose first line worth calling a title.
+// Tables and JSON have no title of their own: their headings are sheet and property names.
+function isTabularOrJson(mediaType: string): boolean {
+  return /(csv|json|spreadsheet|ms-excel|tab-separated)/.test(mediaType.toLowerCase());
+}
+
+// Nor do they (or XML) have a prose first line worth calling a title.
 function isDataFormat(mediaType: string): boolean {
-  const t = mediaType.toLowerCase();
-  return /(csv|json|xml|spreadsheet|ms-excel)/.test(t);
+  return isTabularOrJson(mediaType) || /xml/.test(mediaType.toLowerCase());
 }
 
 // A line that starts in lower case or is a long sentence continues a text rather than naming it.
+// So does a line of dialogue, or one that a hard wrap ended on "the", "of", "and".
 function isSentenceLike(line: string): boolean {
-  return /^\p{Ll}/u.test(line) || (/[.!?]$/.test(line) && line.split(/\s+/).length > 12);
+  return (
+    /^[\p{Ll}"“‘'«—–]/u.test(line) ||
+    /\s(the|a|an|of|and|or|to|in|for|with|on|by)$/i.test(line) ||
+    (/[.!?]$/.test(line) && line.split(/\s+/).length > 12)
+  );
 }
 
 export function titleFromFirstLine(text: string): Found<string> | undefined {
@@ -93,7 +102,7 @@ export function findTitle(input: OntologyInput): Found<string> {
     return { value: squash(embedded), explanation: `${embeddedMetadataLabel(input.mediaType)} Title` };
   }
   return (
-    titleFromHeadings(input.headings) ??
+    (isTabularOrJson(input.mediaType) ? undefined : titleFromHeadings(input.headings)) ??
     (isDataFormat(input.mediaType) ? undefined : titleFromFirstLine(input.firstPageText ?? input.text)) ??
     titleFromFileName(input.fileName)
   );

@@ -90,7 +90,7 @@ export interface OntologyOptions {
 
 export const DEFAULT_OPTIONS: Required<OntologyOptions> = {
   maxTextChars: 200_000,
-  maxNlpChars: 100_000,
+  maxNlpChars: 50_000,
   maxKeyphrases: 15,
   maxEntities: 25,
 };
