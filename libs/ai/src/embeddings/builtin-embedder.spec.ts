@@ -1,0 +1,56 @@
+import { BuiltinEmbedder } from './builtin-embedder';
+import { dot, normalize } from '../vectors/vector-math';
+
+// The real model, from node_modules. Its worker shuts the network off before loading, so these
+// tests would fail if anything tried to download.
+
+const cosine = (a: Float32Array, b: Float32Array) => dot(normalize(a), normalize(b));
+
+describe('BuiltinEmbedder', () => {
+  const embedder = new BuiltinEmbedder({ batchSize: 2, maxChars: 2000 });
+  afterAll(() => embedder.close());
+
+  it('names the model and its version, 512 dimensions', () => {
+    expect(embedder.model).toMatch(/^builtin:universal-sentence-encoder-lite@\d+\.\d+\.\d+$/);
+    expect(embedder.dimensions).toBe(512);
+  });
+
+  it('places paraphrases closer than unrelated sentences', async () => {
+    const [age, age2, weather, invoice, bill] = await embedder.embed([
+      'How old are you?',
+      'What is your age?',
+      'The weather is sunny and warm today.',
+      'The invoice is due at the end of the month.',
+      'Payment of the bill is expected within thirty days.',
+    ]);
+    expect(age).toHaveLength(512);
+    expect(cosine(age, age2)).toBeGreaterThan(cosine(age, weather) + 0.3);
+    expect(cosine(invoice, bill)).toBeGreaterThan(cosine(invoice, weather) + 0.2);
+  });
+
+  it('keeps the order of the texts across batches; the same text gives the same vector', async () => {
+    const texts = ['alpha particle', 'quarterly revenue', 'alpha particle', 'mitochondria', 'quarterly revenue'];
+    const vectors = await embedder.embed(texts);
+    expect(vectors).toHaveLength(5);
+    // Equal up to float rounding, which depends on the batch a text is computed in.
+    expect(cosine(vectors[2], vectors[0])).toBeCloseTo(1, 5);
+    expect(cosine(vectors[4], vectors[1])).toBeCloseTo(1, 5);
+    expect(cosine(vectors[0], vectors[1])).toBeLessThan(0.9);
+    const [single] = await embedder.embed(['mitochondria']);
+    expect(cosine(single, vectors[3])).toBeCloseTo(1, 4);
+  });
+
+  it('embeds empty and very long texts without failing the batch', async () => {
+    const long = 'The parties agree to the terms below. '.repeat(2000);
+    const vectors = await embedder.embed(['', '   ', long]);
+    expect(vectors.map((v) => v.length)).toEqual([512, 512, 512]);
+    expect(vectors.every((v) => v.every(Number.isFinite))).toBe(true);
+  });
+
+  it('answers nothing for nothing, and starts again after close()', async () => {
+    expect(await embedder.embed([])).toEqual([]);
+    await embedder.close();
+    const [v] = await embedder.embed(['back again']);
+    expect(v).toHaveLength(512);
+  });
+});

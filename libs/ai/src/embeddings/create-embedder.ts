@@ -1,0 +1,26 @@
+import { BuiltinEmbedder } from './builtin-embedder';
+import type { Embedder } from './embedder';
+import type { EmbeddingsEnv } from './embeddings-env';
+import { ollamaEmbedder, openAIEmbedder, type RemoteEmbedderOptions } from './langchain-embedder';
+
+const DEFAULT_BASE_URLS = { openai: 'https://api.openai.com/v1', ollama: 'http://127.0.0.1:11434' } as const;
+
+/** The embedder the configuration names. Nothing is loaded or contacted until the first embed(). */
+export function createEmbedder(env: EmbeddingsEnv): Embedder {
+  const provider = env.EMBEDDINGS_PROVIDER;
+  if (provider === 'builtin') {
+    return new BuiltinEmbedder({ batchSize: env.EMBEDDINGS_BATCH_SIZE, maxChars: env.EMBEDDINGS_MAX_CHARS });
+  }
+  // EmbeddingsEnv requires both for remote providers.
+  const options: RemoteEmbedderOptions = {
+    baseUrl: env.EMBEDDINGS_BASE_URL ?? DEFAULT_BASE_URLS[provider],
+    apiKey: env.EMBEDDINGS_API_KEY,
+    model: env.EMBEDDINGS_MODEL as string,
+    dimensions: env.EMBEDDINGS_DIMENSIONS as number,
+    batchSize: env.EMBEDDINGS_BATCH_SIZE,
+    maxRetries: env.EMBEDDINGS_MAX_RETRIES,
+    timeoutMs: env.EMBEDDINGS_TIMEOUT_MS,
+    maxChars: env.EMBEDDINGS_MAX_CHARS,
+  };
+  return provider === 'openai' ? openAIEmbedder(options) : ollamaEmbedder(options);
+}

@@ -1,0 +1,57 @@
+import 'reflect-metadata';
+import { ConfigError, loadConfig } from '@docintel/config';
+import { BuiltinEmbedder } from './builtin-embedder';
+import { createEmbedder } from './create-embedder';
+import { EmbeddingsEnv } from './embeddings-env';
+
+describe('EmbeddingsEnv', () => {
+  const problems = (env: Record<string, string>): string[] => {
+    try {
+      loadConfig(EmbeddingsEnv, env);
+      return [];
+    } catch (e) {
+      return (e as ConfigError).problems;
+    }
+  };
+
+  it('defaults to the built-in offline embedder without further settings', () => {
+    const env = loadConfig(EmbeddingsEnv, {});
+    expect(env).toMatchObject({
+      EMBEDDINGS_PROVIDER: 'builtin',
+      EMBEDDINGS_BATCH_SIZE: 32,
+      EMBEDDINGS_MAX_RETRIES: 3,
+      EMBEDDINGS_MAX_CHARS: 2000,
+    });
+    expect(createEmbedder(env)).toBeInstanceOf(BuiltinEmbedder);
+  });
+
+  it('requires a model and its dimensions for remote providers, naming the variables', () => {
+    const found = problems({ EMBEDDINGS_PROVIDER: 'ollama' });
+    expect(found).toEqual([
+      'EMBEDDINGS_MODEL (unset): is required when EMBEDDINGS_PROVIDER is openai or ollama',
+      "EMBEDDINGS_DIMENSIONS (unset): is required when EMBEDDINGS_PROVIDER is openai or ollama: the length of the model's vectors, an integer from 1 to 16384",
+    ]);
+  });
+
+  it('rejects an unknown provider, a base URL that is not http(s), zero dimensions and a batch size of 0', () => {
+    const found = problems({
+      EMBEDDINGS_PROVIDER: 'cohere',
+      EMBEDDINGS_BASE_URL: 'ftp://example',
+      EMBEDDINGS_MODEL: 'm',
+      EMBEDDINGS_DIMENSIONS: '0',
+      EMBEDDINGS_BATCH_SIZE: '0',
+    });
+    expect(found).toEqual([
+      'EMBEDDINGS_PROVIDER ("cohere"): must be one of builtin, openai, ollama',
+      'EMBEDDINGS_BASE_URL ("ftp://example"): must be an http(s) URL',
+      expect.stringMatching(/^EMBEDDINGS_DIMENSIONS \("0"\): is required/),
+      expect.stringMatching(/^EMBEDDINGS_BATCH_SIZE \("0"\): must not be less than 1/),
+    ]);
+  });
+
+  it('uses the provider’s usual address when no base URL is given', () => {
+    const remote = { EMBEDDINGS_MODEL: 'm', EMBEDDINGS_DIMENSIONS: '3' };
+    expect(createEmbedder(loadConfig(EmbeddingsEnv, { ...remote, EMBEDDINGS_PROVIDER: 'openai' })).model).toBe('openai:m');
+    expect(createEmbedder(loadConfig(EmbeddingsEnv, { ...remote, EMBEDDINGS_PROVIDER: 'ollama' })).dimensions).toBe(3);
+  });
+});

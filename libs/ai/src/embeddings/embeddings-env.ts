@@ -1,0 +1,81 @@
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Max, Min, ValidateBy, ValidateIf } from 'class-validator';
+
+export const EMBEDDINGS_PROVIDERS = ['builtin', 'openai', 'ollama'] as const;
+export type EmbeddingsProvider = (typeof EMBEDDINGS_PROVIDERS)[number];
+
+const remote = (env: EmbeddingsEnv) => env.EMBEDDINGS_PROVIDER !== 'builtin';
+const REQUIRED = 'is required when EMBEDDINGS_PROVIDER is openai or ollama';
+const MAX_DIMENSIONS = 16_384;
+
+/** One constraint, so that an unset variable gets one message rather than three. */
+function IsDimensionCount(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isDimensionCount',
+    validator: {
+      validate: (value: unknown) => Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_DIMENSIONS,
+      defaultMessage: () => `${REQUIRED}: the length of the model's vectors, an integer from 1 to ${MAX_DIMENSIONS}`,
+    },
+  });
+}
+
+/**
+ * Which embedder a service uses. `builtin` runs offline from a model shipped in an npm package;
+ * `openai` talks to any OpenAI-compatible /v1/embeddings endpoint (OpenAI, vLLM, llama.cpp, LiteLLM,
+ * Ollama's /v1) and `ollama` to Ollama's native /api/embed, both through LangChain.
+ */
+export class EmbeddingsEnv {
+  @IsIn(EMBEDDINGS_PROVIDERS, { message: `must be one of ${EMBEDDINGS_PROVIDERS.join(', ')}` })
+  EMBEDDINGS_PROVIDER: EmbeddingsProvider = 'builtin';
+
+  /** openai: defaults to https://api.openai.com/v1; ollama: defaults to http://127.0.0.1:11434. */
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] }, { message: 'must be an http(s) URL' })
+  EMBEDDINGS_BASE_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  EMBEDDINGS_API_KEY?: string;
+
+  /** The provider's model name, for example text-embedding-3-small or nomic-embed-text. Ignored by builtin. */
+  @ValidateIf(remote)
+  @IsNotEmpty({ message: REQUIRED })
+  EMBEDDINGS_MODEL?: string;
+
+  /** The length of the model's vectors; every answer is checked against it. Required for remote providers. */
+  @ValidateIf(remote)
+  @Type(() => Number)
+  @IsDimensionCount()
+  EMBEDDINGS_DIMENSIONS?: number;
+
+  /** Texts per request (remote) or per model call (builtin). */
+  @Type(() => Number)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1)
+  @Max(2048)
+  EMBEDDINGS_BATCH_SIZE = 32;
+
+  /** Retries of a failed request, with LangChain's exponential back-off. Remote providers only. */
+  @Type(() => Number)
+  @IsInt({ message: 'must be an integer' })
+  @Min(0)
+  @Max(10)
+  EMBEDDINGS_MAX_RETRIES = 3;
+
+  /** Time limit of one request to a remote provider. */
+  @Type(() => Number)
+  @IsInt({ message: 'must be an integer number of milliseconds' })
+  @Min(100)
+  @Max(600_000)
+  EMBEDDINGS_TIMEOUT_MS = 30_000;
+
+  /**
+   * Texts are cut to this many characters before embedding: the built-in model's cost grows with the
+   * length of the text, and remote models reject inputs above their context.
+   */
+  @Type(() => Number)
+  @IsInt({ message: 'must be an integer' })
+  @Min(16)
+  @Max(1_000_000)
+  EMBEDDINGS_MAX_CHARS = 2000;
+}
