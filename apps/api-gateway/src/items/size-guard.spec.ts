@@ -1,0 +1,41 @@
+import { PassThrough, Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { DomainError } from '@docintel/contracts';
+import { guardSize } from './size-guard';
+
+async function drain(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  await pipeline(stream, async function* (source: AsyncIterable<Buffer>) {
+    for await (const chunk of source) chunks.push(chunk);
+  });
+  return Buffer.concat(chunks);
+}
+
+describe('guardSize', () => {
+  it('passes a file within the limit through unchanged', async () => {
+    const source = Readable.from([Buffer.from('abc'), Buffer.from('def')]);
+    expect((await drain(guardSize(source, 6))).toString()).toBe('abcdef');
+  });
+
+  it('fails with 413 as soon as more than the limit arrives', async () => {
+    const source = Readable.from([Buffer.alloc(4), Buffer.alloc(4)]);
+    await expect(drain(guardSize(source, 6))).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+  });
+
+  it('turns the clean end of a file the parser truncated at its limit into a 413', async () => {
+    const source = Object.assign(new PassThrough(), { truncated: false });
+    const guarded = guardSize(source, 100);
+    source.write(Buffer.alloc(10));
+    source.truncated = true;
+    source.end();
+    await expect(drain(guarded)).rejects.toBeInstanceOf(DomainError);
+  });
+
+  it('fails, instead of ending, when the source is closed before its end (the client went away)', async () => {
+    const source = new PassThrough();
+    const guarded = guardSize(source, 100);
+    source.write(Buffer.alloc(10));
+    source.destroy();
+    await expect(drain(guarded)).rejects.toMatchObject({ message: expect.stringMatching(/broke off/) });
+  });
+});
