@@ -11,3 +11,4 @@ export * from './rules';
 export * from './files';
 export * from './collections';
 export * from './nodes';
+export * from './hooks';

@@ -70,10 +70,19 @@ export const HookPoints = {
 } as const;
 export type HookPoint = (typeof HookPoints)[keyof typeof HookPoints];
 
+/** Durable work queues (WORK stream): work a service hands to itself or a peer, acked when done. */
+export const WorkSubjects = {
+  /** Re-run the steps after parsing on a file's committed tree (reindex without reparse). */
+  indexingReindex: 'work.indexing.reindex',
+  /** Compute a file's ontologies and metadata from its committed tree. */
+  indexingOntologies: 'work.indexing.ontologies',
+} as const;
+
 /** JetStream streams, by logical name; the messaging library prefixes them per deployment. */
 export const Streams = {
   domainEvents: { name: 'DOMAIN_EVENTS', subjects: ['events.>'] },
   hooks: { name: 'HOOKS', subjects: [HookPoints.rootNodeCreated, HookPoints.nodeBatchCreated, HookPoints.nodeUpdated] },
+  work: { name: 'WORK', subjects: ['work.>'] },
   deadLetters: { name: 'DEAD_LETTERS', subjects: ['dlq.>'] },
 } as const;
 export type StreamDefinition = (typeof Streams)[keyof typeof Streams];

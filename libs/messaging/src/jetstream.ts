@@ -25,6 +25,11 @@ export interface DurableConsumerOptions<T> {
   /** Deliveries before a message goes to the dead-letter subject. */
   maxDeliver?: number;
   ackWaitMs?: number;
+  /**
+   * Messages fetched ahead of the handler (default 16). Their ack-wait runs while they wait, so a
+   * consumer with long handlers should fetch few.
+   */
+  maxMessages?: number;
   handler: (payload: T, meta: { subject: string; deliveryCount: number; progress: () => void }) => Promise<void>;
 }
 
@@ -99,7 +104,7 @@ export class JetStream {
       max_deliver: maxDeliver,
     });
     const consumer = await this.js.consumers.get(stream, durable);
-    const messages: ConsumerMessages = await consumer.consume({ max_messages: 16 });
+    const messages: ConsumerMessages = await consumer.consume({ max_messages: opts.maxMessages ?? 16 });
     const loop = (async () => {
       for await (const m of messages) await this.deliver(m, opts, maxDeliver);
     })();
