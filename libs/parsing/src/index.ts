@@ -1,0 +1,10 @@
+export * from './model';
+export * from './errors';
+export * from './limits';
+export type { Parser, ParseInput, ParseContext, ParserResult } from './parser';
+export { detectFormat, isSupportedFileName, supportedExtension, MEDIA_TYPES } from './detect';
+export type { DetectedFormat } from './detect';
+export { ParserRegistry, defaultParsers } from './registry';
+export { ParsePool } from './pool/parse-pool';
+export type { ParsePoolOptions } from './pool/parse-pool';
+export { toMarkdown, toText } from './render';
