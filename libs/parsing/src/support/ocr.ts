@@ -26,7 +26,7 @@ let shared: Promise<TesseractWorker> | undefined;
 function engine(): Promise<TesseractWorker> {
   shared ??= createWorker('eng', OEM.LSTM_ONLY, { langPath: LANG_PATH, cacheMethod: 'none', gzip: true }).then(async (w) => {
     // Tesseract's diagnostics ("Estimating resolution ...") go nowhere instead of the service's stdout.
-    await w.setParameters({ tessedit_pageseg_mode: PSM.AUTO, preserve_interword_spaces: '0', debug_file: '/dev/null' });
+    await w.setParameters({ preserve_interword_spaces: '0', debug_file: '/dev/null' });
     return w;
   });
   return shared;
@@ -38,9 +38,14 @@ export async function terminateOcr(): Promise<void> {
   if (w) await (await w).terminate();
 }
 
-/** Recognises an encoded image (PNG, JPEG, BMP ...) into paragraphs with line and word boxes in image pixels. */
-export async function recognize(image: Buffer): Promise<OcrResult> {
+/**
+ * Recognises an encoded image (PNG, JPEG, BMP ...) into paragraphs with line and word boxes in
+ * image pixels. `layout` 'auto' finds columns and blocks; 'block' reads the page as one block,
+ * which survives skew that defeats the automatic layout.
+ */
+export async function recognize(image: Buffer, layout: 'auto' | 'block' = 'auto'): Promise<OcrResult> {
   const w = await engine();
+  await w.setParameters({ tessedit_pageseg_mode: layout === 'auto' ? PSM.AUTO : PSM.SINGLE_BLOCK });
   let data;
   try {
     // rotateAuto deskews by the text-line gradient (small angles; no orientation model needed).
@@ -89,7 +94,11 @@ const PROBE_PIXELS = 2_000_000;
  * the image is retried rotated and the best reading kept, its boxes mapped back to the original.
  */
 export async function recognizeOriented(png: Buffer, checkpoint: () => void): Promise<OcrResult> {
-  const first = await recognize(png);
+  let first = await recognize(png);
+  if (first.score >= 40) return first;
+  checkpoint();
+  const block = await recognize(png, 'block');
+  if (block.score > first.score) first = block;
   if (first.score >= 40) return first;
   const { width = 0, height = 0 } = await sharp(png).metadata();
   // Orientation is probed on a reduced copy of large images, then read at full size.
