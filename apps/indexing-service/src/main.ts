@@ -1,22 +1,28 @@
+import 'reflect-metadata';
+import { EmbeddingsEnv } from '@docintel/ai';
+import { loadConfig } from '@docintel/config';
 import { ServiceNames, Subjects } from '@docintel/contracts';
-import { runService, ServiceEnv, serviceModule } from '@docintel/runtime';
+import { runService, serviceModule } from '@docintel/runtime';
 import { CollectionEntity } from './collections/collection.entity';
 import { CollectionsModule } from './collections/collections.module';
 import { FilesModule } from './files/files.module';
 import { IndexedFileEntity } from './files/indexed-file.entity';
+import { IndexingEnv } from './indexing.env';
 import { migrations } from './migrations';
 import { NodesModule } from './nodes/nodes.module';
+import { PipelineModule } from './pipeline/pipeline.module';
 
 void runService({
   service: ServiceNames.indexing,
-  env: ServiceEnv,
+  env: IndexingEnv,
   module: (env, logger) =>
     serviceModule(
       {
         service: ServiceNames.indexing,
         pingSubject: Subjects.indexing.ping,
         persistence: { schema: 'indexing', entities: [IndexedFileEntity, CollectionEntity], migrations },
-        imports: [FilesModule, CollectionsModule, NodesModule],
+        // EMBEDDINGS_* are validated here, at start-up, like the service's own variables.
+        imports: [FilesModule, CollectionsModule, NodesModule, PipelineModule.forRoot(loadConfig(EmbeddingsEnv))],
       },
       env,
       logger,

@@ -89,9 +89,10 @@ export class TestStack {
   /** Starts one app (or another replica of it) and waits for its readiness. */
   async startApp(name: AppName, extraEnv: Record<string, string> = {}, fixedPort?: number): Promise<RunningApp> {
     const port = fixedPort ?? (await freePort());
-    // A gateway streams file bytes to the storage service's HTTP port.
+    // A gateway streams file bytes to and from the storage service's HTTP port; indexing reads them from there.
     const storage = this.apps.get('storage-service');
-    const storageUrl = name === 'api-gateway' && storage ? { STORAGE_SERVICE_URL: `http://127.0.0.1:${storage.port}` } : {};
+    const readsBytes = name === 'api-gateway' || name === 'indexing-service';
+    const storageUrl = readsBytes && storage ? { STORAGE_SERVICE_URL: `http://127.0.0.1:${storage.port}` } : {};
     const child = spawn(process.execPath, [join(REPO_ROOT, 'apps', name, 'dist', 'main.js')], {
       cwd: REPO_ROOT,
       env: { ...process.env, ...this.env, ...storageUrl, PORT: String(port), ...extraEnv },

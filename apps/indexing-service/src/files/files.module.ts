@@ -1,20 +1,14 @@
 import { Module } from '@nestjs/common';
+import { IndexationDispatchModule } from '../pipeline/indexation-dispatch.module';
 import { FilesHandler } from './files.handler';
 import { FilesRepository } from './files.repository';
 import { FilesService } from './files.service';
-import { INDEXATION_REQUESTS, RecordOnlyIndexationRequests } from './indexation-requests';
 import { OntologiesRepository } from './ontologies.repository';
 import { StorageClient } from './storage.client';
 
 @Module({
-  providers: [
-    FilesRepository,
-    OntologiesRepository,
-    StorageClient,
-    FilesService,
-    FilesHandler,
-    { provide: INDEXATION_REQUESTS, useClass: RecordOnlyIndexationRequests },
-  ],
-  exports: [FilesRepository, OntologiesRepository, INDEXATION_REQUESTS],
+  imports: [IndexationDispatchModule],
+  providers: [FilesRepository, OntologiesRepository, StorageClient, FilesService, FilesHandler],
+  exports: [FilesRepository, OntologiesRepository],
 })
 export class FilesModule {}

@@ -108,6 +108,7 @@ export class FilesService {
   private event(ctx: RpcContext, f: IndexedFileEntity, reason: IndexationRequested['reason'], reparse: boolean): IndexationRequested {
     return {
       namespaceId: f.namespaceId,
+      namespaceName: ctx.namespaceName,
       fileId: f.id,
       reason,
       reparse,

@@ -9,6 +9,8 @@ import { LOGGER, type Logger } from '@docintel/observability';
  */
 export interface IndexationRequested {
   namespaceId: string;
+  /** Rules and storage know a namespace by its name. */
+  namespaceName?: string;
   fileId: string;
   /** created: POST /files; reindex: POST /files/{id}/reindex; ontologies: POST /files/{id}/recompute-ontologies. */
   reason: 'created' | 'reindex' | 'ontologies';

@@ -1,3 +1,5 @@
+import { CreateNodeEmbeddings1732450000000 } from '@docintel/ai';
 import { CreateFilesCollectionsNodes1732300000000 } from './1732300000000-create-files-collections-nodes';
+import { IndexationPipeline1732500000000 } from './1732500000000-indexation-pipeline';
 
-export const migrations = [CreateFilesCollectionsNodes1732300000000];
+export const migrations = [CreateFilesCollectionsNodes1732300000000, CreateNodeEmbeddings1732450000000, IndexationPipeline1732500000000];

@@ -1,0 +1,130 @@
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { HookPoints, NodeBatchCreatedEvent, Streams, type NodeEmbeddingProgress, type RpcContext } from '@docintel/contracts';
+import { chunk, type NodeEmbedding } from '@docintel/ai';
+import { LOGGER, currentRequestId, type Logger } from '@docintel/observability';
+import { RulesClient } from '@docintel/rules';
+import { SERVICE_ENV } from '@docintel/runtime';
+import type { IndexingEnv } from '../indexing.env';
+import { DurableWorkers, type Delivery } from '../pipeline/durable-workers';
+import { PipelineStateRepository } from '../pipeline/pipeline-state.repository';
+import { StepProgressRecorder, type StepRun } from '../pipeline/step-progress';
+import { PROGRESS_KEYS } from '../pipeline/tree-events';
+import { Embeddings } from './embedder.provider';
+import { EmbeddingTexts } from './embedding-texts';
+import { NodeVectorsRepository } from './node-vectors.repository';
+
+/** Texts per embed() call: the ack deadline is extended between calls. */
+const EMBED_SLICE = 64;
+const FOREIGN_KEY_VIOLATION = '23503';
+
+/**
+ * node_embedding, asynchronous: a durable consumer of node.batch.created shared by every replica.
+ * For each batch it asks the namespace's rule (fresh, so a rule change applies to the very next
+ * batch), picks the batch's nodes the rule lets through, embeds their text and stores the vectors.
+ * Failures are retried with back-off and end on the dead-letter subject; they never touch the
+ * file's indexation status. Progress and the last error are kept in additionalInfos.node_embedding.
+ */
+@Injectable()
+export class NodeEmbeddingConsumer implements OnApplicationBootstrap {
+  constructor(
+    private readonly workers: DurableWorkers,
+    private readonly state: PipelineStateRepository,
+    private readonly progress: StepProgressRecorder,
+    private readonly rules: RulesClient,
+    private readonly texts: EmbeddingTexts,
+    private readonly embeddings: Embeddings,
+    private readonly vectors: NodeVectorsRepository,
+    @Inject(SERVICE_ENV) private readonly env: IndexingEnv,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.workers.start({
+      durable: 'node_embedding',
+      stream: Streams.hooks,
+      subject: HookPoints.nodeBatchCreated,
+      payload: NodeBatchCreatedEvent,
+      concurrency: this.env.EMBEDDING_CONCURRENCY,
+      maxDeliver: this.env.PIPELINE_MAX_DELIVER,
+      ackWaitMs: 60_000,
+      maxMessages: 1,
+      handle: (event, delivery) => this.handle(event, delivery),
+    });
+  }
+
+  async handle(event: NodeBatchCreatedEvent, delivery: Delivery): Promise<void> {
+    const run: StepRun = { requestedTime: event.requestedTime, generation: event.generation };
+    const file = await this.state.load(event.fileId);
+    // Deleted, or a newer tree replaced this one (its nodes are gone): nothing to embed.
+    if (!file || file.namespaceId !== event.namespaceId || file.currentGeneration !== event.generation) return;
+    if (!(await this.progress.current<NodeEmbeddingProgress>(event.fileId, PROGRESS_KEYS.embedding, run))) return; // an older run's batch
+
+    try {
+      const ctx: RpcContext = {
+        requestId: currentRequestId() ?? event.fileId,
+        namespaceId: event.namespaceId,
+        namespaceName: event.namespaceName,
+      };
+      const decision = await this.rules.evaluate(ctx, 'node_embedding', {
+        mimeType: event.mimeType,
+        size: event.size,
+        nodeTypes: event.nodeTypes,
+      });
+      if (!decision.run) {
+        await this.progress.batchOver(event.fileId, PROGRESS_KEYS.embedding, 'embeddedNodes', run, {
+          kind: 'skipped',
+          reason: `the namespace's node_embedding rule does not apply: ${decision.reason ?? 'no reason given'}`,
+        });
+        return;
+      }
+      await this.progress.started(event.fileId, PROGRESS_KEYS.embedding, run);
+      const selected = await this.texts.select(
+        event.fileId,
+        event.generation,
+        event.nodeIds,
+        decision.filter ?? {},
+        this.embeddings.maxChars,
+      );
+      const rows: NodeEmbedding[] = [];
+      for (const slice of chunk(selected, EMBED_SLICE)) {
+        const vectors = await this.embeddings.embedder.embed(slice.map((c) => c.text));
+        slice.forEach((c, i) => rows.push({ nodeId: c.id, fileId: event.fileId, vector: vectors[i] }));
+        delivery.progress();
+      }
+      try {
+        await this.embeddings.store.upsert(event.namespaceId, rows);
+      } catch (err) {
+        if ((err as { code?: string }).code === FOREIGN_KEY_VIOLATION) return; // the file was deleted meanwhile
+        throw err;
+      }
+      // A reparse committed while we embedded: its clean-up may have run before our write, so undo it here.
+      const now = await this.state.load(event.fileId);
+      if (!now || now.currentGeneration !== event.generation) {
+        await this.vectors.deleteNodes(
+          event.fileId,
+          rows.map((r) => r.nodeId),
+        );
+        return;
+      }
+      await this.progress.batchOver(event.fileId, PROGRESS_KEYS.embedding, 'embeddedNodes', run, {
+        kind: 'done',
+        count: rows.length,
+        extra: { model: this.embeddings.embedder.model },
+      });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (delivery.lastDelivery) {
+        await this.progress
+          .batchOver(event.fileId, PROGRESS_KEYS.embedding, 'embeddedNodes', run, { kind: 'failed', error: message })
+          .catch(() => undefined);
+      } else {
+        await this.progress.attemptFailed(event.fileId, PROGRESS_KEYS.embedding, run, message).catch(() => undefined);
+      }
+      this.logger.warn(
+        { err, fileId: event.fileId, batch: event.batch, deliveryCount: delivery.deliveryCount },
+        'node_embedding attempt failed',
+      );
+      throw err;
+    }
+  }
+}

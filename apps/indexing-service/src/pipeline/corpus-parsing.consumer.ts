@@ -1,0 +1,270 @@
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { DomainError, ErrorCode, HookPoints, keyName, RootNodeCreatedEvent, Streams, type RpcContext } from '@docintel/contracts';
+import { LOGGER, currentRequestId, type Logger } from '@docintel/observability';
+import { ParseError, type ParsedDocument } from '@docintel/parsing';
+import { RulesClient } from '@docintel/rules';
+import { SERVICE_ENV } from '@docintel/runtime';
+import { NodeVectorsRepository } from '../embeddings/node-vectors.repository';
+import type { IndexingEnv } from '../indexing.env';
+import { NodeStoreRepository } from '../nodes/node-store.repository';
+import { DurableWorkers, type Delivery } from './durable-workers';
+import { Parsers } from './parsers';
+import { PipelineStateRepository } from './pipeline-state.repository';
+import { FileTooLargeError, StorageBytes, type DownloadedFile } from './storage-bytes';
+import { PROGRESS_KEYS, TreeEvents } from './tree-events';
+import { batches, storable, toNodeRecords } from './tree-records';
+
+/** How often a running parse reports (JetStream ack deadline and the file's heartbeat). */
+const HEARTBEAT_MS = 10_000;
+const MAX_WARNINGS = 20;
+
+/** A failure that ends the indexation at once with a message for the user: no retry can help. */
+class FinalFailure extends Error {}
+/** The file was deleted, or a newer request took over: nothing to record. */
+class Overtaken extends Error {}
+
+/** The sentence shown on a file whose corpus_parsing rule said no. */
+export function abortedMessage(reason: string | undefined): string {
+  return `Not parsed: the namespace's corpus_parsing rule does not apply (${reason ?? 'no reason given'}). Change the rule with PUT /v1/rules/corpus_parsing, then reindex with reparse=true.`;
+}
+
+/**
+ * corpus_parsing, the critical trigger: a durable consumer of root_node.created shared by every
+ * replica. For each request it asks the namespace's rule (fresh, every time) whether to parse; if
+ * not, the file ends ABORTED with the rule's reason. Otherwise the file is RUNNING while the bytes
+ * stream from storage to a temporary file, a parser thread turns them into a tree, the nodes are
+ * written in batches into the request's generation and committed (SUCCESS, indexed) together with
+ * the checksum, detected media type, size and document metadata; then the asynchronous steps are
+ * announced. A document the parser rejects ends FAILED with its message at once; infrastructure
+ * failures are retried, and the last attempt ends FAILED too.
+ */
+@Injectable()
+export class CorpusParsingConsumer implements OnApplicationBootstrap {
+  private stopping = false;
+
+  constructor(
+    private readonly workers: DurableWorkers,
+    private readonly state: PipelineStateRepository,
+    private readonly nodes: NodeStoreRepository,
+    private readonly vectors: NodeVectorsRepository,
+    private readonly rules: RulesClient,
+    private readonly storage: StorageBytes,
+    private readonly parsers: Parsers,
+    private readonly events: TreeEvents,
+    @Inject(SERVICE_ENV) private readonly env: IndexingEnv,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.workers.start({
+      durable: 'corpus_parsing',
+      stream: Streams.hooks,
+      subject: HookPoints.rootNodeCreated,
+      payload: RootNodeCreatedEvent,
+      concurrency: this.parsers.threads,
+      maxDeliver: this.env.PIPELINE_MAX_DELIVER,
+      ackWaitMs: 6 * HEARTBEAT_MS,
+      maxMessages: 1,
+      handle: (event, delivery) => this.handle(event, delivery),
+      interrupt: async () => {
+        // Documents being parsed fail with "pool closed"; their requests go back to the queue.
+        this.stopping = true;
+        await this.parsers.close();
+      },
+    });
+  }
+
+  private staleBefore(): number {
+    return Date.now() - this.env.SWEEP_STALE_RUNNING_SECONDS * 1000;
+  }
+
+  async handle(event: RootNodeCreatedEvent, delivery: Delivery): Promise<void> {
+    const file = await this.state.load(event.fileId);
+    if (!file || file.namespaceId !== event.namespaceId) return; // deleted: its nodes went with it
+    if (file.requestedTime !== event.requestedTime) {
+      // Superseded by a newer request, which has its own generation and message.
+      await this.nodes.discardGeneration(event.fileId, event.generation);
+      return;
+    }
+    const taken = file.claimedRequestTime === event.requestedTime;
+    const silent = file.status === 'RUNNING' && (file.heartbeatTime ?? 0) < this.staleBefore();
+    if (taken && !silent) return; // done, or another worker is on it
+
+    const ctx: RpcContext = {
+      requestId: currentRequestId() ?? event.fileId,
+      namespaceId: event.namespaceId,
+      namespaceName: event.namespaceName,
+    };
+    let decision;
+    try {
+      decision = await this.rules.evaluate(ctx, 'corpus_parsing', { mimeType: event.mediaType, size: event.size });
+    } catch (err) {
+      return this.retryOrFail(event, delivery, err, false);
+    }
+    if (!decision.run) {
+      if (await this.state.claim(event.fileId, event.requestedTime, this.staleBefore(), 'ABORTED', abortedMessage(decision.reason))) {
+        await this.nodes.discardGeneration(event.fileId, event.generation);
+        this.logger.info({ fileId: event.fileId, reason: decision.reason }, 'corpus_parsing rule does not apply; indexation ABORTED');
+      }
+      return;
+    }
+    if (!(await this.state.claim(event.fileId, event.requestedTime, this.staleBefore(), 'RUNNING'))) return;
+
+    const beat = setInterval(() => {
+      delivery.progress();
+      this.state
+        .heartbeat(event.fileId, event.requestedTime)
+        .catch((err: unknown) => this.logger.warn({ err, fileId: event.fileId }, 'heartbeat failed'));
+    }, HEARTBEAT_MS);
+    try {
+      await this.parseAndCommit(event, ctx, delivery);
+    } catch (err) {
+      if (err instanceof Overtaken) {
+        await this.nodes.discardGeneration(event.fileId, event.generation);
+        return;
+      }
+      if (err instanceof FinalFailure) {
+        await this.nodes.discardGeneration(event.fileId, event.generation);
+        await this.state.end(event.fileId, event.requestedTime, 'FAILED', err.message);
+        this.logger.info({ fileId: event.fileId, message: err.message }, 'indexation FAILED');
+        return;
+      }
+      return this.retryOrFail(event, delivery, err, true);
+    } finally {
+      clearInterval(beat);
+    }
+  }
+
+  private async parseAndCommit(event: RootNodeCreatedEvent, ctx: RpcContext, delivery: Delivery): Promise<void> {
+    const started = Date.now();
+    // A retried request starts over in the same generation.
+    if (!(await this.state.resetGeneration(event.fileId, event.generation, event.rootNodeId))) throw new Overtaken();
+
+    let download: DownloadedFile;
+    try {
+      download = await this.storage.download(ctx, event.providerId, event.key);
+    } catch (err) {
+      if (err instanceof FileTooLargeError) throw new FinalFailure(err.message);
+      if (err instanceof DomainError && (err.code === ErrorCode.NOT_FOUND || err.code === ErrorCode.FORBIDDEN)) {
+        throw new FinalFailure(`The file could not be read from its provider: ${err.message}`);
+      }
+      throw err;
+    }
+    let doc: ParsedDocument;
+    try {
+      delivery.progress();
+      doc = await this.parsers.parse({
+        source: { path: download.path },
+        fileName: keyName(event.key),
+        mediaType: event.mediaType ?? undefined,
+      });
+    } catch (err) {
+      if (ParseError.isParseError(err) && !this.stopping) throw new FinalFailure((err as ParseError).message);
+      throw err;
+    } finally {
+      await download.dispose();
+    }
+    const parsedMs = Date.now() - started;
+
+    const records = toNodeRecords(doc.root, event.rootNodeId);
+    try {
+      for (const batch of batches(records, this.env.NODE_BATCH_SIZE)) {
+        await this.nodes.insertBatch(event.fileId, event.generation, batch);
+        delivery.progress();
+      }
+      const now = await this.state.load(event.fileId);
+      if (!now || now.requestedTime !== event.requestedTime) throw new Overtaken();
+      const metadata = storable(doc.metadata);
+      const authors = metadata.authors?.filter(Boolean).join(', ');
+      await this.nodes.commitGeneration(event.fileId, event.generation, {
+        checksum: download.sha256,
+        mediaType: doc.format.mediaType,
+        size: download.size,
+        ...(metadata.title ? { title: metadata.title } : {}),
+        ...(authors ? { authors } : {}),
+      });
+    } catch (err) {
+      // The generation was closed under us: committed by a newer parse, or the file was deleted.
+      if (err instanceof DomainError && (err.code === ErrorCode.CONFLICT || err.code === ErrorCode.NOT_FOUND)) throw new Overtaken();
+      // PostgreSQL refused the data itself (class 22, data exception): the same document would be refused again.
+      if (/^22/.test((err as { code?: unknown }).code as string)) {
+        throw new FinalFailure(`The document's content could not be stored: ${(err as Error).message}`);
+      }
+      throw err;
+    }
+    this.logger.info(
+      {
+        fileId: event.fileId,
+        nodes: records.length,
+        bytes: download.size,
+        parsedMs,
+        totalMs: Date.now() - started,
+        mediaType: doc.format.mediaType,
+      },
+      'indexation SUCCESS',
+    );
+
+    // The tree is committed and the file SUCCESS: a redelivery would find the request done, so a
+    // failure from here on is recorded (a reindex re-runs the steps) rather than retried.
+    try {
+      await this.vectors.deleteStale(event.fileId, event.generation);
+      await this.state.setInfo(event.fileId, PROGRESS_KEYS.parsing, {
+        format: doc.format.family,
+        mediaType: doc.format.mediaType,
+        nodes: records.length,
+        metadata: storable(doc.metadata),
+        warnings: storable(doc.warnings.slice(0, MAX_WARNINGS)),
+        parsedTime: Date.now(),
+      });
+      await this.events.announce(
+        {
+          namespaceId: event.namespaceId,
+          namespaceName: event.namespaceName,
+          fileId: event.fileId,
+          requestedTime: event.requestedTime,
+          generation: event.generation,
+          mimeType: doc.format.mediaType,
+          size: download.size,
+        },
+        records,
+        'parsed',
+      );
+    } catch (err) {
+      this.logger.error({ err, fileId: event.fileId }, 'tree committed but the steps after parsing could not be queued; reindex to run them');
+      await this.state
+        .setInfo(event.fileId, PROGRESS_KEYS.announce, {
+          error: `The steps after parsing could not be queued (${(err as Error).message}); reindex the file to run them.`,
+          updatedTime: Date.now(),
+        })
+        .catch(() => undefined);
+    }
+  }
+
+  /**
+   * An infrastructure failure (rules engine, storage, database, NATS): the request goes back to the
+   * queue for another attempt, and the last attempt ends the file FAILED. The message is re-thrown
+   * so that JetStream redelivers it (or parks it on the dead-letter subject after the last).
+   */
+  private async retryOrFail(event: RootNodeCreatedEvent, delivery: Delivery, err: unknown, claimed: boolean): Promise<void> {
+    const reason = err instanceof Error ? err.message : String(err);
+    if (!this.stopping && delivery.lastDelivery) {
+      await this.nodes.discardGeneration(event.fileId, event.generation).catch(() => undefined);
+      await this.state
+        .end(
+          event.fileId,
+          event.requestedTime,
+          'FAILED',
+          `Indexation could not complete after ${delivery.deliveryCount} attempts: ${reason}`,
+        )
+        .catch((e: unknown) => this.logger.error({ err: e, fileId: event.fileId }, 'could not record the failed indexation'));
+    } else if (claimed) {
+      // Shutting down, or another attempt follows: the request is PENDING again for whoever takes it next.
+      await this.state.release(event.fileId, event.requestedTime).catch(() => undefined);
+    }
+    this.logger.warn(
+      { err, fileId: event.fileId, deliveryCount: delivery.deliveryCount, stopping: this.stopping },
+      'corpus_parsing attempt failed',
+    );
+    throw err;
+  }
+}

@@ -1,0 +1,122 @@
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { OntologiesWork, Streams, WorkSubjects } from '@docintel/contracts';
+import { LOGGER, type Logger } from '@docintel/observability';
+import { buildOntologyInput, extractDocumentMetadata, toOntologies, type EmbeddedMetadata, type TreeNode } from '@docintel/ontologies';
+import { SERVICE_ENV } from '@docintel/runtime';
+import { FilesRepository } from '../files/files.repository';
+import { OntologiesRepository } from '../files/ontologies.repository';
+import type { IndexingEnv } from '../indexing.env';
+import { NodeStoreRepository } from '../nodes/node-store.repository';
+import { DurableWorkers, type Delivery } from './durable-workers';
+import { PipelineStateRepository } from './pipeline-state.repository';
+import { PROGRESS_KEYS } from './tree-events';
+
+/** additionalInfos.ontologies */
+export interface OntologiesProgress {
+  status: 'SUCCESS' | 'SKIPPED' | 'FAILED' | 'RUNNING';
+  generation: number | null;
+  concepts: number;
+  reason: string | null;
+  lastError: string | null;
+  updatedTime: number;
+}
+
+/** What the parser read from the file itself (additionalInfos.parsing.metadata), as the engine takes it. */
+function embeddedMetadata(parsing: unknown): EmbeddedMetadata | undefined {
+  const m = (parsing as { metadata?: { title?: string; authors?: string[]; creationDate?: string; language?: string } } | undefined)
+    ?.metadata;
+  if (!m) return undefined;
+  return {
+    ...(m.title ? { title: m.title } : {}),
+    ...(m.authors?.length ? { authors: m.authors } : {}),
+    ...(m.creationDate ? { creationDate: m.creationDate } : {}),
+    ...(m.language ? { language: m.language } : {}),
+  };
+}
+
+/**
+ * Ontologies and metadata, computed by the built-in engine from the committed tree after every
+ * indexation and on POST /files/{id}/recompute-ontologies: the ontology entries replace the file's
+ * previous ones, and title, authors and description are recorded on the IndexedFile. A failure
+ * never changes the file's indexation status; it is recorded in additionalInfos.ontologies.
+ */
+@Injectable()
+export class OntologiesConsumer implements OnApplicationBootstrap {
+  constructor(
+    private readonly workers: DurableWorkers,
+    private readonly state: PipelineStateRepository,
+    private readonly nodes: NodeStoreRepository,
+    private readonly files: FilesRepository,
+    private readonly ontologies: OntologiesRepository,
+    @Inject(SERVICE_ENV) private readonly env: IndexingEnv,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.workers.start({
+      durable: 'indexing_ontologies',
+      stream: Streams.work,
+      subject: WorkSubjects.indexingOntologies,
+      payload: OntologiesWork,
+      concurrency: 1,
+      maxDeliver: this.env.PIPELINE_MAX_DELIVER,
+      ackWaitMs: 60_000,
+      maxMessages: 4,
+      handle: (work, delivery) => this.handle(work, delivery),
+    });
+  }
+
+  async handle(work: OntologiesWork, delivery: Delivery): Promise<void> {
+    const file = await this.state.load(work.fileId);
+    if (!file || file.namespaceId !== work.namespaceId) return;
+    // A newer tree was committed since: its own message follows.
+    if (work.generation !== undefined && file.currentGeneration !== work.generation) return;
+    const record = (p: Omit<OntologiesProgress, 'updatedTime'>) =>
+      this.state.setInfo(work.fileId, PROGRESS_KEYS.ontologies, { ...p, updatedTime: Date.now() } satisfies OntologiesProgress);
+    try {
+      const tree = await this.nodes.readTree(file.namespaceId, file.id);
+      if (!tree?.root) {
+        await record({
+          status: 'SKIPPED',
+          generation: null,
+          concepts: 0,
+          reason: 'the file has no indexed tree yet; ontologies are computed when its indexation succeeds',
+          lastError: null,
+        });
+        return;
+      }
+      delivery.progress();
+      const started = Date.now();
+      const embedded = embeddedMetadata(file.additionalInfo[PROGRESS_KEYS.parsing]);
+      // Positions are interfaces without index signatures; the engine only reads page_number from them.
+      const input = buildOntologyInput(tree.root as unknown as TreeNode, {
+        fileName: file.key,
+        mediaType: file.mediaType ?? '',
+        ...(embedded ? { embeddedMetadata: embedded } : {}),
+      });
+      const result = extractDocumentMetadata(input);
+      const entries = toOntologies(result).map((o) => ({ conceptId: o.conceptId.id, name: o.name, metas: o.metas }));
+      await this.ontologies.replaceForFile(file.id, entries);
+      await this.files.recordMetadata(file.id, {
+        ...(result.title ? { title: result.title } : {}),
+        ...(result.authors?.length ? { authors: result.authors.join(', ') } : {}),
+        ...(result.description ? { description: result.description } : {}),
+      });
+      await record({ status: 'SUCCESS', generation: tree.generation, concepts: entries.length, reason: null, lastError: null });
+      this.logger.debug({ fileId: file.id, concepts: entries.length, ms: Date.now() - started }, 'ontologies computed');
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      // The file may be gone (its ontologies' foreign key fails): then there is nothing to record.
+      if (!(await this.state.load(work.fileId).catch(() => null))) return;
+      await record({
+        status: delivery.lastDelivery ? 'FAILED' : 'RUNNING',
+        generation: file.currentGeneration,
+        concepts: 0,
+        reason: null,
+        lastError: message,
+      }).catch(() => undefined);
+      this.logger.warn({ err, fileId: work.fileId, deliveryCount: delivery.deliveryCount }, 'ontologies attempt failed');
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,81 @@
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { ReindexWork, Streams, WorkSubjects } from '@docintel/contracts';
+import { LOGGER, type Logger } from '@docintel/observability';
+import { SERVICE_ENV } from '@docintel/runtime';
+import type { IndexingEnv } from '../indexing.env';
+import { DurableWorkers, type Delivery } from './durable-workers';
+import { IndexationDispatcher } from './indexation-dispatcher';
+import { PipelineStateRepository } from './pipeline-state.repository';
+import { TreeEvents } from './tree-events';
+
+/**
+ * A reindex without reparse: the committed tree stays as it is, and the steps after parsing run on
+ * it again (node.batch.created per batch, node.updated for formula candidates, ontologies), without
+ * reading the bytes. The file goes RUNNING, then SUCCESS once the steps are queued.
+ */
+@Injectable()
+export class ReindexConsumer implements OnApplicationBootstrap {
+  constructor(
+    private readonly workers: DurableWorkers,
+    private readonly state: PipelineStateRepository,
+    private readonly dispatcher: IndexationDispatcher,
+    private readonly events: TreeEvents,
+    @Inject(SERVICE_ENV) private readonly env: IndexingEnv,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.workers.start({
+      durable: 'indexing_reindex',
+      stream: Streams.work,
+      subject: WorkSubjects.indexingReindex,
+      payload: ReindexWork,
+      concurrency: 2,
+      maxDeliver: this.env.PIPELINE_MAX_DELIVER,
+      ackWaitMs: 60_000,
+      maxMessages: 4,
+      handle: (work, delivery) => this.handle(work, delivery),
+    });
+  }
+
+  async handle(work: ReindexWork, delivery: Delivery): Promise<void> {
+    const file = await this.state.load(work.fileId);
+    if (!file || file.namespaceId !== work.namespaceId || file.requestedTime !== work.requestedTime) return;
+    if (file.reparseRequested || file.currentGeneration === null) {
+      // Since the request was queued, the file lost its tree or a reparse was asked for: parse it.
+      await this.dispatcher.dispatch(file);
+      return;
+    }
+    const generation = file.currentGeneration;
+    const staleBefore = Date.now() - this.env.SWEEP_STALE_RUNNING_SECONDS * 1000;
+    if (!(await this.state.claim(work.fileId, work.requestedTime, staleBefore, 'RUNNING'))) return;
+    try {
+      const nodes = (await this.state.nodesInTreeOrder(work.fileId, generation)).slice(1); // the root is not announced
+      delivery.progress();
+      await this.events.announce(
+        {
+          namespaceId: work.namespaceId,
+          namespaceName: work.namespaceName,
+          fileId: work.fileId,
+          requestedTime: work.requestedTime,
+          generation,
+          mimeType: file.mediaType,
+          size: file.size,
+        },
+        nodes,
+        'reindexed',
+      );
+      await this.state.markReindexed(work.fileId, work.requestedTime, generation);
+    } catch (err) {
+      if (delivery.lastDelivery) {
+        await this.state
+          .end(work.fileId, work.requestedTime, 'FAILED', `Reindexing could not complete: ${(err as Error).message}`)
+          .catch(() => undefined);
+      } else {
+        await this.state.release(work.fileId, work.requestedTime).catch(() => undefined);
+      }
+      this.logger.warn({ err, fileId: work.fileId, deliveryCount: delivery.deliveryCount }, 'reindex attempt failed');
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,239 @@
+import 'reflect-metadata';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { randomUUID } from 'node:crypto';
+import type { NatsConnection } from 'nats';
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+import { HookPoints, Streams, WorkSubjects, type RootNodeCreatedEvent } from '@docintel/contracts';
+import { JetStream, MessagingModule, NATS_CONNECTION, type NatsOptions, type RunningConsumer } from '@docintel/messaging';
+import { createLogger, ObservabilityModule } from '@docintel/observability';
+import { createDataSource, initializeDataSource } from '@docintel/persistence';
+import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
+import { CollectionEntity } from '../collections/collection.entity';
+import { FilesRepository } from '../files/files.repository';
+import { IndexedFileEntity } from '../files/indexed-file.entity';
+import { IndexingEnv } from '../indexing.env';
+import { migrations } from '../migrations';
+import { NodeStoreRepository } from '../nodes/node-store.repository';
+import { IndexationDispatcher } from './indexation-dispatcher';
+import { PipelineStateRepository, SWEEPER_LOCK } from './pipeline-state.repository';
+import { INTERRUPTED_MESSAGE, LOST_MESSAGE, Sweeper } from './sweeper';
+
+const logger = createLogger('sweeper-test', 'silent');
+
+let infra: TestInfrastructure;
+let ds: DataSource;
+let app: TestingModule;
+let jetstream: JetStream;
+let files: FilesRepository;
+let nodes: NodeStoreRepository;
+let state: PipelineStateRepository;
+let sweeper: Sweeper;
+let env: IndexingEnv;
+const consumers: RunningConsumer[] = [];
+
+beforeAll(async () => {
+  infra = await startTestInfrastructure('sweeper');
+  const opts = { url: infra.databaseUrl, schema: 'indexing', entities: [IndexedFileEntity, CollectionEntity], migrations, poolSize: 10 };
+  ds = await initializeDataSource(createDataSource(opts), opts);
+  const nats: NatsOptions = {
+    url: infra.natsUrl,
+    prefix: infra.natsPrefix,
+    service: 'sweeper-test',
+    rpcTimeoutMs: 5000,
+    shutdownTimeoutMs: 5000,
+  };
+  app = await Test.createTestingModule({
+    imports: [ObservabilityModule.forRoot({ service: 'sweeper-test', logger }), MessagingModule.forRoot(nats)],
+  }).compile();
+  await app.init();
+  jetstream = app.get(JetStream);
+  for (const s of [Streams.hooks, Streams.work, Streams.deadLetters]) await jetstream.ensureStream(s);
+  files = new FilesRepository(ds);
+  nodes = new NodeStoreRepository(ds);
+  state = new PipelineStateRepository(ds);
+  env = Object.assign(new IndexingEnv(), { SWEEP_PENDING_AFTER_SECONDS: 60, SWEEP_STALE_RUNNING_SECONDS: 120 });
+  // The sweeper asks both request queues whether they are idle; reindex work is not exercised here.
+  consumers.push(
+    await jetstream.consume({
+      stream: Streams.work,
+      durable: 'indexing_reindex',
+      filterSubject: WorkSubjects.indexingReindex,
+      handler: async () => undefined,
+    }),
+  );
+  const dispatcher = new IndexationDispatcher(state, nodes, jetstream, logger);
+  sweeper = new Sweeper(state, nodes, dispatcher, app.get<NatsConnection>(NATS_CONNECTION), nats, env, logger);
+});
+afterAll(async () => {
+  for (const c of consumers) await c.stop();
+  await app?.close();
+  await ds?.destroy();
+  await infra?.teardown();
+});
+
+async function newFile(namespaceName: string | null = 'acme'): Promise<string> {
+  const key = `docs/${randomUUID()}.txt`;
+  const { file } = await files.createOrGet(randomUUID(), {
+    providerId: randomUUID(),
+    providerName: 'Local storage',
+    key,
+    name: key.slice(5),
+    extension: 'txt',
+    size: 12,
+    mediaType: 'text/plain',
+    owner: { id: randomUUID(), email: 'a@example.com', firstName: '', lastName: '', avatarUrl: '' },
+  });
+  if (namespaceName) await state.recordNamespaceName(file.id, namespaceName);
+  return file.id;
+}
+
+async function rootNodeMessages(fileId: string): Promise<number> {
+  const jsm = await app.get<NatsConnection>(NATS_CONNECTION).jetstreamManager();
+  let count = 0;
+  const stream = jetstream.streamName(Streams.hooks);
+  const info = await jsm.streams.info(stream);
+  for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
+    const m = await jsm.streams.getMessage(stream, { seq }).catch(() => null);
+    if (m && m.subject.endsWith(HookPoints.rootNodeCreated) && m.json<RootNodeCreatedEvent>().fileId === fileId) count++;
+  }
+  return count;
+}
+
+/** A corpus_parsing stand-in: records what it receives and acks, or holds each message until released. */
+async function fakeParser(hold = false): Promise<{ seen: RootNodeCreatedEvent[]; release: () => void }> {
+  const seen: RootNodeCreatedEvent[] = [];
+  let release = () => undefined as void;
+  const held = new Promise<void>((r) => (release = r));
+  consumers.push(
+    await jetstream.consume<RootNodeCreatedEvent>({
+      stream: Streams.hooks,
+      durable: 'corpus_parsing',
+      filterSubject: HookPoints.rootNodeCreated,
+      ackWaitMs: 60_000,
+      maxMessages: 1,
+      handler: async (event) => {
+        seen.push(event);
+        if (hold) await held;
+      },
+    }),
+  );
+  return { seen, release };
+}
+
+async function eventually<T>(check: () => Promise<T | undefined>): Promise<T> {
+  const until = Date.now() + 20_000;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined) return v;
+    if (Date.now() > until) throw new Error('gave up waiting');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('claims', () => {
+  it('takes a request up once, again only when its worker went silent, and never one that was overtaken', async () => {
+    const id = await newFile();
+    const file = (await state.load(id))!;
+    const t = file.requestedTime;
+    expect(await state.claim(id, t, 0, 'RUNNING')).toBe(true);
+    expect(await state.claim(id, t, 0, 'RUNNING')).toBe(false);
+    expect((await state.load(id))!.status).toBe('RUNNING');
+    // Silent since before `staleBefore`: another worker may take it up.
+    expect(await state.claim(id, t, Date.now() + 1, 'RUNNING')).toBe(true);
+    expect(await state.end(id, t - 1, 'FAILED', 'an older run')).toBe(false);
+    expect(await state.end(id, t, 'FAILED', 'this run')).toBe(true);
+    expect(await state.claim(id, t, Date.now() + 1, 'RUNNING')).toBe(false);
+    expect((await state.load(id))!).toMatchObject({ status: 'FAILED', claimedRequestTime: t });
+  });
+
+  it('gives a request back on release, for the next worker', async () => {
+    const id = await newFile();
+    const t = (await state.load(id))!.requestedTime;
+    expect(await state.claim(id, t, 0, 'RUNNING')).toBe(true);
+    await state.release(id, t);
+    expect((await state.load(id))!).toMatchObject({ status: 'PENDING', claimedRequestTime: null });
+    expect(await state.claim(id, t, 0, 'RUNNING')).toBe(true);
+  });
+});
+
+describe('sweeper', () => {
+  it('does nothing while another replica sweeps', async () => {
+    const other = new Client({ connectionString: `${infra.databaseUrl}` });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT pg_advisory_xact_lock($1)', [SWEEPER_LOCK]);
+      expect(await sweeper.sweep()).toEqual({ swept: false, interrupted: 0, republished: 0 });
+      await other.query('COMMIT');
+      expect((await sweeper.sweep()).swept).toBe(true);
+    } finally {
+      await other.end();
+    }
+  });
+
+  it('fails a RUNNING indexation whose worker went silent, and drops its unfinished tree', async () => {
+    const id = await newFile();
+    const t = (await state.load(id))!.requestedTime;
+    const generation = await nodes.beginGeneration(id);
+    const rootId = randomUUID();
+    await nodes.insertBatch(id, generation, [{ id: rootId, parentId: null, ordinal: 0, type: 'document', text: '' }]);
+    await state.recordPreparedGeneration(id, t, generation, rootId);
+    expect(await state.claim(id, t, 0, 'RUNNING')).toBe(true);
+
+    // Within the grace period nothing happens; past it the file ends FAILED.
+    expect((await sweeper.sweep(Date.now() + 60_000)).interrupted).toBe(0);
+    const result = await sweeper.sweep(Date.now() + 121_000);
+    expect(result.interrupted).toBeGreaterThanOrEqual(1);
+    expect((await state.load(id))!).toMatchObject({ status: 'FAILED' });
+    const [{ error_message, n }] = await ds.query(
+      `SELECT error_message, (SELECT count(*)::int FROM nodes WHERE file_id = $1) AS n FROM files WHERE id = $1`,
+      [id],
+    );
+    expect(error_message).toBe(INTERRUPTED_MESSAGE);
+    expect(n).toBe(0);
+  });
+
+  it('publishes again a request nobody took up, once the queue is idle, with the same message id', async () => {
+    const busy = await fakeParser(true);
+    const lost = await newFile();
+    const late = Date.now() + 61_000;
+
+    // A message in flight (held by the worker): the sweeper cannot tell lost from queued, and waits.
+    const other = await newFile();
+    await sweeper.sweep(late); // publishes `other` and `lost` only if idle, which it is
+    await eventually(async () => (busy.seen.length ? true : undefined));
+    const before = await rootNodeMessages(lost);
+    expect((await sweeper.sweep(late)).republished).toBe(0);
+    expect(await rootNodeMessages(lost)).toBe(before);
+    busy.release();
+    await consumers.pop()!.stop();
+
+    // Idle again: the request is published (again); a repeat collapses on its message id.
+    const parser = await fakeParser();
+    await eventually(async () => (parser.seen.length >= busy.seen.length ? true : undefined));
+    await sweeper.sweep(late);
+    await sweeper.sweep(late);
+    expect(await rootNodeMessages(lost)).toBe(1);
+    expect(await rootNodeMessages(other)).toBe(1);
+    const prepared = (await state.load(lost))!;
+    const event = await eventually(async () => parser.seen.concat(busy.seen).find((e) => e.fileId === lost));
+    expect(event).toMatchObject({
+      fileId: lost,
+      namespaceName: 'acme',
+      requestedTime: prepared.requestedTime,
+      generation: prepared.pipelineGeneration,
+      rootNodeId: prepared.pipelineRootId,
+      reparse: true,
+      mediaType: 'text/plain',
+    });
+    await consumers.pop()!.stop();
+  });
+
+  it('fails a lost request it cannot publish (no namespace recorded)', async () => {
+    const id = await newFile(null);
+    await sweeper.sweep(Date.now() + 61_000);
+    const [{ status, error_message }] = await ds.query(`SELECT status, error_message FROM files WHERE id = $1`, [id]);
+    expect({ status, error_message }).toEqual({ status: 'FAILED', error_message: LOST_MESSAGE });
+  });
+});

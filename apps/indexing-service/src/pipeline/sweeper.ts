@@ -1,0 +1,102 @@
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import type { NatsConnection } from 'nats';
+import { Streams, type StreamDefinition } from '@docintel/contracts';
+import { NATS_CONNECTION, NATS_OPTIONS, prefixedName, type NatsOptions } from '@docintel/messaging';
+import { LOGGER, type Logger } from '@docintel/observability';
+import { SERVICE_ENV } from '@docintel/runtime';
+import type { IndexingEnv } from '../indexing.env';
+import { NodeStoreRepository } from '../nodes/node-store.repository';
+import { IndexationDispatcher } from './indexation-dispatcher';
+import { PipelineStateRepository } from './pipeline-state.repository';
+
+export const INTERRUPTED_MESSAGE = 'Indexation was interrupted; reindex to try again.';
+export const LOST_MESSAGE = 'The indexation request was lost; reindex to try again.';
+const MAX_REPUBLISH = 500;
+
+/** The durable consumers that take up indexation requests: a lost request can only be told apart when they are idle. */
+const REQUEST_QUEUES: Array<{ stream: StreamDefinition; durable: string }> = [
+  { stream: Streams.hooks, durable: 'corpus_parsing' },
+  { stream: Streams.work, durable: 'indexing_reindex' },
+];
+
+export interface SweepResult {
+  swept: boolean;
+  interrupted: number;
+  republished: number;
+}
+
+/**
+ * Makes sure every file ends SUCCESS, FAILED or ABORTED. Requests are published after the Files
+ * API's transaction commits, so a crash in between (or NATS being away) could lose one; and a
+ * worker that dies mid-parse leaves its file RUNNING. Every SWEEP_INTERVAL_SECONDS one replica
+ * (the holder of a Postgres advisory lock) fails the RUNNING files whose worker has been silent
+ * for SWEEP_STALE_RUNNING_SECONDS, and, when the request queues are idle, publishes again the
+ * requests nobody took up within SWEEP_PENDING_AFTER_SECONDS (same message id, so a duplicate collapses).
+ */
+@Injectable()
+export class Sweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private timer?: NodeJS.Timeout;
+  private sweeping?: Promise<unknown>;
+
+  constructor(
+    private readonly state: PipelineStateRepository,
+    private readonly nodes: NodeStoreRepository,
+    private readonly dispatcher: IndexationDispatcher,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(NATS_OPTIONS) private readonly nats: NatsOptions,
+    @Inject(SERVICE_ENV) private readonly env: IndexingEnv,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.env.SWEEP_INTERVAL_SECONDS) return;
+    this.timer = setInterval(() => {
+      if (this.sweeping) return;
+      this.sweeping = this.sweep()
+        .catch((err: unknown) => this.logger.warn({ err }, 'indexation sweep failed'))
+        .finally(() => (this.sweeping = undefined));
+    }, this.env.SWEEP_INTERVAL_SECONDS * 1000);
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.sweeping;
+  }
+
+  async sweep(now = Date.now()): Promise<SweepResult> {
+    const result: SweepResult = { swept: false, interrupted: 0, republished: 0 };
+    result.swept = await this.state.asSweeper(async () => {
+      const silent = await this.state.failSilentRuns(now - this.env.SWEEP_STALE_RUNNING_SECONDS * 1000, INTERRUPTED_MESSAGE);
+      for (const f of silent) if (f.generation !== null) await this.nodes.discardGeneration(f.id, f.generation);
+      result.interrupted = silent.length;
+      if (silent.length) this.logger.warn({ files: silent.map((f) => f.id) }, 'indexations interrupted (worker silent); marked FAILED');
+
+      if (!(await this.queuesIdle())) return;
+      for (const file of await this.state.unclaimedRequests(now - this.env.SWEEP_PENDING_AFTER_SECONDS * 1000, MAX_REPUBLISH)) {
+        if (!file.namespaceName) {
+          await this.state.end(file.id, file.requestedTime, 'FAILED', LOST_MESSAGE);
+          continue;
+        }
+        await this.dispatcher.dispatch(file);
+        result.republished++;
+      }
+      if (result.republished) this.logger.warn({ count: result.republished }, 'indexation requests nobody took up were published again');
+    });
+    return result;
+  }
+
+  /** True when the request consumers have nothing waiting and nothing in flight. */
+  private async queuesIdle(): Promise<boolean> {
+    const jsm = await this.nc.jetstreamManager();
+    for (const q of REQUEST_QUEUES) {
+      try {
+        const info = await jsm.consumers.info(prefixedName(this.nats.prefix, q.stream.name), prefixedName(this.nats.prefix, q.durable));
+        if (info.num_pending > 0 || info.num_ack_pending > 0) return false;
+      } catch {
+        return false; // not created yet, or NATS unreachable: nothing can be told
+      }
+    }
+    return true;
+  }
+}

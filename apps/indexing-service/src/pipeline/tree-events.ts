@@ -1,0 +1,159 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  HookPoints,
+  MAX_NODES_PER_EVENT,
+  WorkSubjects,
+  type FormulaAugmentationProgress,
+  type NodeBatchCreatedEvent,
+  type NodeEmbeddingProgress,
+  type NodeUpdatedEvent,
+  type NodeUpdateReason,
+  type OntologiesWork,
+} from '@docintel/contracts';
+import { JetStream } from '@docintel/messaging';
+import { SERVICE_ENV } from '@docintel/runtime';
+import { isFormulaCandidate } from '../formulas/formula-candidates';
+import type { IndexingEnv } from '../indexing.env';
+import { PipelineStateRepository } from './pipeline-state.repository';
+import { batches, distinctTypes } from './tree-records';
+
+/** The run whose tree is announced. */
+export interface TreeRun {
+  namespaceId: string;
+  namespaceName: string;
+  fileId: string;
+  requestedTime: number;
+  generation: number;
+  /** The detected media type and the size of the content. */
+  mimeType: string | null;
+  size: number | null;
+}
+
+export const PROGRESS_KEYS = {
+  embedding: 'node_embedding',
+  formulas: 'formula_augmentation',
+  ontologies: 'ontologies',
+  parsing: 'parsing',
+  /** Set when a committed tree could not be announced to the steps after parsing. */
+  announce: 'pipeline',
+} as const;
+
+const PUBLISH_ATTEMPTS = 3;
+
+/**
+ * Announces a committed tree to the asynchronous steps: one node.batch.created per batch of nodes
+ * (node_embedding), node.updated for the formula candidates (formula_augmentation), and a work
+ * message for the ontologies. Each step's progress record on the file is reset for the run first,
+ * so that additionalInfos never mixes two runs. Every message has a de-duplication id derived from
+ * the run, so publishing the same run again (a retried handler) stores each message once.
+ */
+@Injectable()
+export class TreeEvents {
+  private readonly batchSize: number;
+
+  constructor(
+    private readonly jetstream: JetStream,
+    private readonly state: PipelineStateRepository,
+    @Inject(SERVICE_ENV) env: IndexingEnv,
+  ) {
+    this.batchSize = Math.min(env.NODE_BATCH_SIZE, MAX_NODES_PER_EVENT);
+  }
+
+  /** `nodes`: the tree's nodes below the root, in tree order. */
+  async announce(
+    run: TreeRun,
+    nodes: ReadonlyArray<{ id: string; type: string; text: string }>,
+    reason: Exclude<NodeUpdateReason, 'augmented'>,
+  ): Promise<void> {
+    const nodeBatches = batches(nodes, this.batchSize);
+    const formulaBatches = batches(
+      nodes.filter((n) => isFormulaCandidate(n)),
+      this.batchSize,
+    );
+    await this.state.removeInfo(run.fileId, PROGRESS_KEYS.announce);
+    const now = Date.now();
+    const base = {
+      requestedTime: run.requestedTime,
+      generation: run.generation,
+      batchesDone: 0,
+      skippedBatches: 0,
+      failedBatches: 0,
+      lastError: null,
+      updatedTime: now,
+    };
+    await this.state.setInfo(run.fileId, PROGRESS_KEYS.embedding, {
+      ...base,
+      status: nodes.length ? 'PENDING' : 'SKIPPED',
+      reason: nodes.length ? null : 'the document has no nodes',
+      batches: nodeBatches.length,
+      totalNodes: nodes.length,
+      embeddedNodes: 0,
+      model: null,
+    } satisfies NodeEmbeddingProgress);
+    const formulaCount = formulaBatches.reduce((n, b) => n + b.length, 0);
+    await this.state.setInfo(run.fileId, PROGRESS_KEYS.formulas, {
+      ...base,
+      status: formulaCount ? 'PENDING' : 'SKIPPED',
+      reason: formulaCount ? null : 'the document has no formulas',
+      batches: formulaBatches.length,
+      totalNodes: formulaCount,
+      augmentedNodes: 0,
+    } satisfies FormulaAugmentationProgress);
+
+    const common = {
+      namespaceId: run.namespaceId,
+      namespaceName: run.namespaceName,
+      fileId: run.fileId,
+      requestedTime: run.requestedTime,
+      generation: run.generation,
+      mimeType: run.mimeType,
+      size: run.size,
+    };
+    const runId = `${run.fileId}:${run.generation}:${run.requestedTime}`;
+    for (const [i, batch] of nodeBatches.entries()) {
+      const event: NodeBatchCreatedEvent = {
+        ...common,
+        nodeIds: batch.map((n) => n.id),
+        nodeTypes: distinctTypes(batch),
+        batch: i,
+        batches: nodeBatches.length,
+      };
+      await this.publish(HookPoints.nodeBatchCreated, event, `${runId}:batch:${i}`);
+    }
+    for (const [i, batch] of formulaBatches.entries()) {
+      const event: NodeUpdatedEvent = {
+        ...common,
+        nodeIds: batch.map((n) => n.id),
+        nodeTypes: distinctTypes(batch),
+        reason,
+        batch: i,
+        batches: formulaBatches.length,
+      };
+      await this.publish(HookPoints.nodeUpdated, event, `${runId}:formulas:${i}`);
+    }
+    await this.queueOntologies({ ...common }, `${runId}:ontologies`);
+  }
+
+  /** Asks for the ontologies of the file's current tree. */
+  async queueOntologies(work: OntologiesWork, msgId: string): Promise<void> {
+    const { namespaceId, namespaceName, fileId, requestedTime, generation } = work;
+    await this.publish(
+      WorkSubjects.indexingOntologies,
+      { namespaceId, namespaceName, fileId, requestedTime, generation } satisfies OntologiesWork,
+      msgId,
+    );
+  }
+
+  /** A JetStream publish, tried again on a transient failure; the msgId makes a repeat land once. */
+  private async publish(subject: string, payload: object, msgId: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.jetstream.publish(subject, payload, msgId);
+        return;
+      } catch (err) {
+        if (attempt >= PUBLISH_ATTEMPTS) throw err;
+        await new Promise((r) => setTimeout(r, 200 * attempt));
+      }
+    }
+  }
+}
