@@ -130,6 +130,29 @@ export class NodeStoreRepository {
     await this.ds.query(`DELETE FROM nodes WHERE file_id = $1 AND generation < $2`, [fileId, generation]);
   }
 
+  /**
+   * Merges attributes into nodes of the file's current tree (a step after parsing adding facts to
+   * nodes, such as a formula's LaTeX); keys given replace the node's, others stay. Only nodes of
+   * `generation` change, and only while it is the current one; returns the ids changed.
+   */
+  async mergeAttributes(
+    fileId: string,
+    generation: number,
+    updates: Array<{ id: string; attributes: Record<string, unknown> }>,
+  ): Promise<string[]> {
+    if (!updates.length) return [];
+    const rows: Array<{ id: string }> = await this.ds
+      .query(
+        `UPDATE nodes n SET metadata = n.metadata || u.patch
+         FROM jsonb_to_recordset($3::jsonb) AS u(id uuid, patch jsonb), files f
+        WHERE n.file_id = $1 AND n.generation = $2 AND n.id = u.id AND f.id = $1 AND f.current_generation = $2
+        RETURNING n.id`,
+        [fileId, generation, JSON.stringify(updates.map((u) => ({ id: u.id, patch: u.attributes })))],
+      )
+      .then(([r]: [Array<{ id: string }>]) => r);
+    return rows.map((r) => r.id);
+  }
+
   /** Drops the nodes of a generation that will not be committed (a failed or superseded parse). */
   async discardGeneration(fileId: string, generation: number): Promise<void> {
     await this.ds.query(

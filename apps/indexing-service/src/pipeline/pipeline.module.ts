@@ -6,6 +6,7 @@ import { EmbeddingTexts } from '../embeddings/embedding-texts';
 import { NodeEmbeddingConsumer } from '../embeddings/node-embedding.consumer';
 import { NodeVectorsRepository } from '../embeddings/node-vectors.repository';
 import { FilesModule } from '../files/files.module';
+import { FormulaAugmentationConsumer } from '../formulas/formula-augmentation.consumer';
 import { NodesModule } from '../nodes/nodes.module';
 import { CorpusParsingConsumer } from './corpus-parsing.consumer';
 import { DurableWorkers } from './durable-workers';
@@ -20,7 +21,7 @@ import { TreeEvents } from './tree-events';
 
 @Module({})
 export class PipelineModule {
-  /** The indexation pipeline: corpus_parsing, the steps after it, node_embedding and the sweeper. */
+  /** The indexation pipeline: corpus_parsing, the steps after it, node_embedding, formula_augmentation and the sweeper. */
   static forRoot(embeddings: EmbeddingsEnv): DynamicModule {
     return {
       module: PipelineModule,
@@ -40,6 +41,7 @@ export class PipelineModule {
         ReindexConsumer,
         OntologiesConsumer,
         NodeEmbeddingConsumer,
+        FormulaAugmentationConsumer,
         Sweeper,
       ],
     };
