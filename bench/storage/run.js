@@ -292,9 +292,13 @@ async function main() {
         procs,
       );
       rounds.push({ cp, cpSync, upload, download });
+      const cpuOf = (t) =>
+        Object.entries(t.cpu)
+          .map(([name, sec]) => `${name} ${fmt(sec, 2)} s`)
+          .join(', ');
       log(
         `round ${i}: cp ${fmt(mibps(bytes, cp.seconds))}, cp+fsync ${fmt(mibps(bytes, cpSync.seconds))}, ` +
-          `upload ${fmt(mibps(bytes, upload.seconds))}, download ${fmt(mibps(bytes, download.seconds))} MiB/s`,
+          `upload ${fmt(mibps(bytes, upload.seconds))} (CPU ${cpuOf(upload)}), download ${fmt(mibps(bytes, download.seconds))} MiB/s (CPU ${cpuOf(download)})`,
       );
     }
     load.push(loadavg()[0]);
