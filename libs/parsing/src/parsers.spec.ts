@@ -100,6 +100,21 @@ describe('parsers (through the worker pool)', () => {
     expect(all(doc.root, 'formula')[0].text).toBe('\\frac{a}{b}');
   });
 
+  it('docx: numbered headings carry the numbers Word displays', async () => {
+    const body = [
+      para('Intro', 'Heading1', { numId: 2, ilvl: 0 }),
+      para('Scope', 'Heading2', { numId: 2, ilvl: 1 }),
+      para('Terms', 'Heading2', { numId: 2, ilvl: 1 }),
+      para('Method', 'Heading1', { numId: 2, ilvl: 0 }),
+      para('Data', 'Heading2', { numId: 2, ilvl: 1 }),
+    ].join('');
+    const doc = await parse(makeDocx(body), 'numbered.docx');
+    expect(all(doc.root, 'heading').map((h) => [h.text, h.level])).toEqual([
+      ['1 Intro', 1], ['1.1 Scope', 2], ['1.2 Terms', 2], ['2 Method', 1], ['2.1 Data', 2],
+    ]);
+    expect(all(doc.root, 'list')).toHaveLength(0);
+  });
+
   it('docx: a truncated package fails as truncated', async () => {
     const bytes = makeDocx(para('x'));
     await expect(parse(bytes.subarray(0, Math.floor(bytes.length * 0.6)), 'cut.docx')).rejects.toMatchObject({ code: 'TRUNCATED' });

@@ -48,7 +48,7 @@ export class DocxParser implements Parser {
     const documentXml = entries.get('word/document.xml');
     if (!documentXml) throw corrupt('the Word document has no main part (word/document.xml).');
     const styles = readStyles(xml(entries.get('word/styles.xml')));
-    const numbering = readNumbering(xml(entries.get('word/numbering.xml')));
+    const numbering = new Numbering(xml(entries.get('word/numbering.xml')));
     const docEl = xml(documentXml).find((e) => e.name === 'w:document');
     const body = docEl && child(docEl, 'w:body');
     if (!body) throw corrupt('the Word document has no body.');
@@ -68,7 +68,7 @@ class BodyReader {
 
   constructor(
     private readonly styles: Map<string, StyleInfo>,
-    private readonly numbering: Map<string, Map<number, boolean>>,
+    private readonly numbering: Numbering,
     private readonly ctx: ParseContext,
   ) {}
 
@@ -188,7 +188,11 @@ class BodyReader {
       else if (style?.code) block = node('code', text.replace(/\s+$/, ''));
       else block = node('paragraph', clean);
     }
-    const list = numId && numId !== '0' && block && block.type !== 'heading' ? { ilvl, ordered: this.numbering.get(numId)?.get(ilvl) ?? false } : undefined;
+    const numbered = !!numId && numId !== '0' && !!block;
+    const label = numbered ? this.numbering.next(numId, ilvl) : '';
+    // Headings show Word's computed numbers ("2.1 Scope"); list items get theirs from the list rendering.
+    if (block?.type === 'heading' && label) block.text = `${label.replace(/[.)]$/, '')} ${block.text}`;
+    const list = numbered && block && block.type !== 'heading' ? { ilvl, ordered: this.numbering.ordered(numId, ilvl) } : undefined;
     return { block, extra, list };
   }
 
@@ -265,24 +269,80 @@ function readStyles(docs: Element[]): Map<string, StyleInfo> {
   return map;
 }
 
-/** numId -> (level -> ordered?) */
-function readNumbering(docs: Element[]): Map<string, Map<number, boolean>> {
-  const out = new Map<string, Map<number, boolean>>();
-  const numberingEl = docs.find((d) => d.name === 'w:numbering');
-  if (!numberingEl) return out;
-  const abstract = new Map<string, Map<number, boolean>>();
-  for (const a of kids(numberingEl).filter((k) => k.name === 'w:abstractNum')) {
-    const levels = new Map<number, boolean>();
-    for (const lvl of kids(a).filter((k) => k.name === 'w:lvl')) {
-      const fmt = val(child(lvl, 'w:numFmt')) ?? 'decimal';
-      levels.set(Number(lvl.attribs['w:ilvl'] ?? 0), fmt !== 'bullet' && fmt !== 'none');
+interface NumberingLevel {
+  format: string;
+  text: string;
+  start: number;
+}
+
+/** Word's list and heading numbering: level formats per numId, and counters shared per abstract definition. */
+export class Numbering {
+  private readonly levels = new Map<string, { abstractId: string; levels: Map<number, NumberingLevel> }>();
+  private readonly counters = new Map<string, number[]>();
+
+  constructor(docs: Element[]) {
+    const numberingEl = docs.find((d) => d.name === 'w:numbering');
+    if (!numberingEl) return;
+    const abstract = new Map<string, Map<number, NumberingLevel>>();
+    for (const a of kids(numberingEl).filter((k) => k.name === 'w:abstractNum')) {
+      const levels = new Map<number, NumberingLevel>();
+      for (const lvl of kids(a).filter((k) => k.name === 'w:lvl')) {
+        levels.set(Number(lvl.attribs['w:ilvl'] ?? 0), {
+          format: val(child(lvl, 'w:numFmt')) ?? 'decimal',
+          text: val(child(lvl, 'w:lvlText')) ?? '',
+          start: Number(val(child(lvl, 'w:start')) ?? 1),
+        });
+      }
+      abstract.set(a.attribs['w:abstractNumId'], levels);
     }
-    abstract.set(a.attribs['w:abstractNumId'], levels);
+    for (const n of kids(numberingEl).filter((k) => k.name === 'w:num')) {
+      const abstractId = val(child(n, 'w:abstractNumId')) ?? '';
+      const levels = abstract.get(abstractId);
+      if (levels) this.levels.set(n.attribs['w:numId'], { abstractId, levels });
+    }
   }
-  for (const n of kids(numberingEl).filter((k) => k.name === 'w:num')) {
-    const levels = abstract.get(val(child(n, 'w:abstractNumId')) ?? '');
-    if (levels) out.set(n.attribs['w:numId'], levels);
+
+  ordered(numId: string, ilvl: number): boolean {
+    const f = this.levels.get(numId)?.levels.get(ilvl)?.format ?? 'decimal';
+    return f !== 'bullet' && f !== 'none';
   }
+
+  /** Advances the counter of (numId, ilvl) and returns the label Word would display, e.g. "2.1.". */
+  next(numId: string, ilvl: number): string {
+    const def = this.levels.get(numId);
+    if (!def) return '';
+    const counters = this.counters.get(def.abstractId) ?? [];
+    for (let l = 0; l <= ilvl; l++) if (counters[l] === undefined) counters[l] = (def.levels.get(l)?.start ?? 1) - 1;
+    counters[ilvl]++;
+    counters.length = ilvl + 1;
+    this.counters.set(def.abstractId, counters);
+    const lvl = def.levels.get(ilvl);
+    if (!lvl || lvl.format === 'bullet' || lvl.format === 'none') return '';
+    return lvl.text.replace(/%(\d)/g, (_, d: string) => formatNumber(counters[Number(d) - 1] ?? 1, def.levels.get(Number(d) - 1)?.format ?? 'decimal'));
+  }
+}
+
+function formatNumber(n: number, format: string): string {
+  switch (format) {
+    case 'lowerLetter':
+      return letters(n).toLowerCase();
+    case 'upperLetter':
+      return letters(n);
+    case 'lowerRoman':
+      return roman(n).toLowerCase();
+    case 'upperRoman':
+      return roman(n);
+    default:
+      return String(n);
+  }
+}
+
+const letters = (n: number): string => String.fromCharCode(65 + ((n - 1) % 26)).repeat(Math.floor((n - 1) / 26) + 1);
+
+function roman(n: number): string {
+  const table: [number, string][] = [[1000, 'M'], [900, 'CM'], [500, 'D'], [400, 'CD'], [100, 'C'], [90, 'XC'], [50, 'L'], [40, 'XL'], [10, 'X'], [9, 'IX'], [5, 'V'], [4, 'IV'], [1, 'I']];
+  let out = '';
+  for (const [v, s] of table) while (n >= v) (out += s), (n -= v);
   return out;
 }
 
