@@ -16,6 +16,11 @@ describe('detectFormat', () => {
     await expect(detectFormat(Buffer.from('<!DOCTYPE html><html></html>'), 'saved.txt')).resolves.toMatchObject({ family: 'html' });
   });
 
+  it('takes a declared media type when the name has no supported extension', async () => {
+    await expect(detectFormat(Buffer.from('a;b\n1;2\n'), 'export', 'text/csv; charset=utf-8')).resolves.toMatchObject({ family: 'csv' });
+    await expect(detectFormat(Buffer.from('plain words'), 'README')).resolves.toMatchObject({ family: 'text' });
+  });
+
   it('recognises UTF-16 text that binary sniffers mistake for media', async () => {
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<?xml version="1.0" encoding="UTF-16"?><a>b</a>', 'utf16le')]);
     await expect(detectFormat(utf16, 'f.xml')).resolves.toMatchObject({ family: 'xml' });

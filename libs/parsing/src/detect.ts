@@ -52,6 +52,14 @@ export function isSupportedFileName(fileName: string): boolean {
   return supportedExtension(fileName) !== undefined;
 }
 
+/** A declared media type stands in for a missing or unknown extension. */
+function extensionOfMediaType(mediaType: string | undefined): SupportedExtension | undefined {
+  const bare = mediaType?.split(';')[0].trim().toLowerCase();
+  if (!bare) return undefined;
+  if (bare === 'text/xml') return 'xml';
+  return (Object.keys(MEDIA_TYPES) as SupportedExtension[]).find((ext) => MEDIA_TYPES[ext] === bare);
+}
+
 function format(extension: SupportedExtension): DetectedFormat {
   return { family: FAMILY[extension], extension, mediaType: MEDIA_TYPES[extension] };
 }
@@ -67,8 +75,8 @@ function preferNamed(detected: SupportedExtension, named: SupportedExtension | u
  * sniffing) and falls back to the extension only where content cannot tell (text formats).
  * Throws a ParseError for empty files, unsupported content and encrypted Office containers.
  */
-export async function detectFormat(bytes: Buffer, fileName: string): Promise<DetectedFormat> {
-  const named = supportedExtension(fileName);
+export async function detectFormat(bytes: Buffer, fileName: string, mediaType?: string): Promise<DetectedFormat> {
+  const named = supportedExtension(fileName) ?? extensionOfMediaType(mediaType);
   if (bytes.length === 0) throw new ParseError('EMPTY', 'The file is empty.');
 
   // A PDF header may follow some junk bytes; readers accept it within the first kilobyte.

@@ -43,7 +43,7 @@ export class ParserRegistry {
     const limits = resolveLimits(overrides);
     const deadline = Date.now() + limits.timeoutMs;
     const bytes = await readInput(input, limits);
-    const format = await detectFormat(bytes, input.fileName);
+    const format = await detectFormat(bytes, input.fileName, input.mediaType);
     const parser = this.parsers.get(format.family);
     if (!parser) throw new ParseError('UNSUPPORTED_FORMAT', `No parser is available for ${format.extension} files.`);
     const ctx: ParseContext = {

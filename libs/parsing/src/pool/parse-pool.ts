@@ -101,9 +101,13 @@ export class ParsePool {
     const worker = new Worker(script, {
       eval: isEval,
       resourceLimits: { maxOldGenerationSizeMb: this.defaults.maxMemoryMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 8 },
-      stdout: false,
-      stderr: false,
+      // Parser libraries print diagnostics of their own (OCR resolution guesses, font warnings); they
+      // are not the service's log lines, so the thread's output is read and dropped.
+      stdout: true,
+      stderr: true,
     });
+    worker.stdout.resume();
+    worker.stderr.resume();
     const slot: Slot = { worker };
     this.slots.push(slot);
     worker.on('message', (reply: WorkerReply) => {
