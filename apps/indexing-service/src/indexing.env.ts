@@ -66,6 +66,16 @@ export class IndexingEnv extends ServiceEnv {
   @Max(100)
   PIPELINE_MAX_DELIVER = 5;
 
+  /**
+   * How often a running parse reports (the file's heartbeat and the message's ack deadline). A parse
+   * message whose worker stays silent for six heartbeats is redelivered and taken over.
+   */
+  @Type(() => Number)
+  @IsInt({ message: 'must be an integer number of seconds' })
+  @Min(1)
+  @Max(300)
+  PIPELINE_HEARTBEAT_SECONDS = 10;
+
   /** Embedding batches one replica works on at once. */
   @Type(() => Number)
   @IsInt({ message: 'must be an integer' })

@@ -14,8 +14,8 @@ import { FileTooLargeError, StorageBytes, type DownloadedFile } from './storage-
 import { PROGRESS_KEYS, TreeEvents } from './tree-events';
 import { batches, storable, toNodeRecords } from './tree-records';
 
-/** How often a running parse reports (JetStream ack deadline and the file's heartbeat). */
-const HEARTBEAT_MS = 10_000;
+/** A message not acked nor extended for this many heartbeats is redelivered. */
+const ACK_WAIT_HEARTBEATS = 6;
 const MAX_WARNINGS = 20;
 
 /** A failure that ends the indexation at once with a message for the user: no retry can help. */
@@ -63,7 +63,7 @@ export class CorpusParsingConsumer implements OnApplicationBootstrap {
       payload: RootNodeCreatedEvent,
       concurrency: this.parsers.threads,
       maxDeliver: this.env.PIPELINE_MAX_DELIVER,
-      ackWaitMs: 6 * HEARTBEAT_MS,
+      ackWaitMs: this.ackWaitMs(),
       maxMessages: 1,
       handle: (event, delivery) => this.handle(event, delivery),
       interrupt: async () => {
@@ -74,8 +74,21 @@ export class CorpusParsingConsumer implements OnApplicationBootstrap {
     });
   }
 
+  private heartbeatMs(): number {
+    return this.env.PIPELINE_HEARTBEAT_SECONDS * 1000;
+  }
+
+  private ackWaitMs(): number {
+    return ACK_WAIT_HEARTBEATS * this.heartbeatMs();
+  }
+
+  /**
+   * A RUNNING claim whose heartbeat is older than this belongs to a dead worker: a live one writes
+   * its heartbeat every interval. A redelivered message finds it so: a live worker extends the ack
+   * deadline with every heartbeat, so the message only comes back after six silent intervals.
+   */
   private staleBefore(): number {
-    return Date.now() - this.env.SWEEP_STALE_RUNNING_SECONDS * 1000;
+    return Date.now() - Math.min(this.env.SWEEP_STALE_RUNNING_SECONDS * 1000, 3 * this.heartbeatMs());
   }
 
   async handle(event: RootNodeCreatedEvent, delivery: Delivery): Promise<void> {
@@ -109,13 +122,14 @@ export class CorpusParsingConsumer implements OnApplicationBootstrap {
       return;
     }
     if (!(await this.state.claim(event.fileId, event.requestedTime, this.staleBefore(), 'RUNNING'))) return;
+    this.logger.info({ fileId: event.fileId, generation: event.generation, deliveryCount: delivery.deliveryCount }, 'indexation RUNNING');
 
     const beat = setInterval(() => {
       delivery.progress();
       this.state
         .heartbeat(event.fileId, event.requestedTime)
         .catch((err: unknown) => this.logger.warn({ err, fileId: event.fileId }, 'heartbeat failed'));
-    }, HEARTBEAT_MS);
+    }, this.heartbeatMs());
     try {
       await this.parseAndCommit(event, ctx, delivery);
     } catch (err) {
@@ -230,7 +244,10 @@ export class CorpusParsingConsumer implements OnApplicationBootstrap {
         'parsed',
       );
     } catch (err) {
-      this.logger.error({ err, fileId: event.fileId }, 'tree committed but the steps after parsing could not be queued; reindex to run them');
+      this.logger.error(
+        { err, fileId: event.fileId },
+        'tree committed but the steps after parsing could not be queued; reindex to run them',
+      );
       await this.state
         .setInfo(event.fileId, PROGRESS_KEYS.announce, {
           error: `The steps after parsing could not be queued (${(err as Error).message}); reindex the file to run them.`,

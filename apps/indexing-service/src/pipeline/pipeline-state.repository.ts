@@ -189,7 +189,10 @@ export class PipelineStateRepository {
 
   /** Removes additionalInfos.<key>. */
   async removeInfo(fileId: string, key: string): Promise<void> {
-    await this.ds.query(`UPDATE files SET additional_info = additional_info - $2::text WHERE id = $1 AND additional_info ? $2::text`, [fileId, key]);
+    await this.ds.query(`UPDATE files SET additional_info = additional_info - $2::text WHERE id = $1 AND additional_info ? $2::text`, [
+      fileId,
+      key,
+    ]);
   }
 
   /**
