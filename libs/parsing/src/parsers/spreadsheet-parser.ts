@@ -1,6 +1,6 @@
 import * as XLSX from 'xlsx';
 import { asParseError, corrupt, encrypted, limitExceeded } from '../errors';
-import type { DocumentMetadata, DocumentNode } from '../model';
+import type { DocumentMetadata } from '../model';
 import type { ParseContext, Parser, ParserResult } from '../parser';
 import { heading, node } from '../support/nodes';
 import { readZipEntries } from '../support/zip';

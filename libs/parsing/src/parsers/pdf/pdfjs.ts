@@ -48,7 +48,6 @@ let loaded: PdfJs | undefined;
 
 /** pdf.js is ESM-only; Node >= 20.19 can require() it. Loaded lazily so other formats do not pay for it. */
 export function pdfjs(): PdfJs {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   loaded ??= require(join(ROOT, 'legacy/build/pdf.mjs')) as PdfJs;
   return loaded;
 }
