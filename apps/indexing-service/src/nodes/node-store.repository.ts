@@ -12,6 +12,8 @@ export interface ParsedFileFacts {
   title?: string | null;
   authors?: string | null;
   description?: string | null;
+  /** Keys merged into the file's additionalInfos (what the parse learned, the next steps' records). */
+  additionalInfo?: Record<string, unknown>;
 }
 
 export interface TreeRead {
@@ -118,6 +120,10 @@ export class NodeStoreRepository {
         if (value === undefined) continue;
         params.push(value);
         sets.push(`${column} = $${params.length}`);
+      }
+      if (facts.additionalInfo) {
+        params.push(JSON.stringify(facts.additionalInfo));
+        sets.push(`additional_info = additional_info || $${params.length}::jsonb`);
       }
       await em.query(`UPDATE files SET ${sets.join(', ')} WHERE id = $1`, params);
       return false;

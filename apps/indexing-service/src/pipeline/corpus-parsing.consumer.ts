@@ -122,8 +122,8 @@ export class CorpusParsingConsumer implements OnApplicationBootstrap {
       return;
     }
     if (!(await this.state.claim(event.fileId, event.requestedTime, this.staleBefore(), 'RUNNING'))) return;
-    this.logger.info({ fileId: event.fileId, generation: event.generation, deliveryCount: delivery.deliveryCount }, 'indexation RUNNING');
 
+    let generation: number | undefined;
     const beat = setInterval(() => {
       delivery.progress();
       this.state
@@ -131,28 +131,53 @@ export class CorpusParsingConsumer implements OnApplicationBootstrap {
         .catch((err: unknown) => this.logger.warn({ err, fileId: event.fileId }, 'heartbeat failed'));
     }, this.heartbeatMs());
     try {
-      await this.parseAndCommit(event, ctx, delivery);
+      generation = await this.beginAttempt(event);
+      this.logger.info({ fileId: event.fileId, generation, deliveryCount: delivery.deliveryCount }, 'indexation RUNNING');
+      await this.parseAndCommit(event, generation, ctx, delivery);
     } catch (err) {
-      if (err instanceof Overtaken) {
+      if (err instanceof Overtaken || err instanceof FinalFailure) {
+        // The attempt's tree, and the root-only generation the dispatcher prepared.
+        if (generation !== undefined) await this.nodes.discardGeneration(event.fileId, generation);
         await this.nodes.discardGeneration(event.fileId, event.generation);
-        return;
       }
+      if (err instanceof Overtaken) return;
       if (err instanceof FinalFailure) {
-        await this.nodes.discardGeneration(event.fileId, event.generation);
         await this.state.end(event.fileId, event.requestedTime, 'FAILED', err.message);
         this.logger.info({ fileId: event.fileId, message: err.message }, 'indexation FAILED');
         return;
       }
-      return this.retryOrFail(event, delivery, err, true);
+      return this.retryOrFail(event, delivery, err, true, generation);
     } finally {
       clearInterval(beat);
     }
   }
 
-  private async parseAndCommit(event: RootNodeCreatedEvent, ctx: RpcContext, delivery: Delivery): Promise<void> {
+  /**
+   * Every attempt writes its own generation (holding the request's root node, under the same id), so
+   * that two workers on one request — a takeover while the first was only slow — never write into
+   * the same tree: whichever commits first wins, and the other's commit is refused or replaces it
+   * with the same content. The generation prepared by the dispatcher only ever holds the root; the
+   * commit deletes it with every older generation.
+   */
+  private async beginAttempt(event: RootNodeCreatedEvent): Promise<number> {
+    let generation: number;
+    try {
+      generation = await this.nodes.beginGeneration(event.fileId);
+    } catch (err) {
+      if (err instanceof DomainError && err.code === ErrorCode.NOT_FOUND) throw new Overtaken();
+      throw err;
+    }
+    await this.nodes.insertBatch(event.fileId, generation, [
+      { id: event.rootNodeId, parentId: null, ordinal: 0, type: 'document', text: '' },
+    ]);
+    // Recorded so that the sweeper drops this attempt's nodes if its worker dies.
+    if (!(await this.state.recordPreparedGeneration(event.fileId, event.requestedTime, generation, event.rootNodeId)))
+      throw new Overtaken();
+    return generation;
+  }
+
+  private async parseAndCommit(event: RootNodeCreatedEvent, generation: number, ctx: RpcContext, delivery: Delivery): Promise<void> {
     const started = Date.now();
-    // A retried request starts over in the same generation.
-    if (!(await this.state.resetGeneration(event.fileId, event.generation, event.rootNodeId))) throw new Overtaken();
 
     let download: DownloadedFile;
     try {
@@ -181,21 +206,47 @@ export class CorpusParsingConsumer implements OnApplicationBootstrap {
     const parsedMs = Date.now() - started;
 
     const records = toNodeRecords(doc.root, event.rootNodeId);
+    const announcement = this.events.plan(
+      {
+        namespaceId: event.namespaceId,
+        namespaceName: event.namespaceName,
+        fileId: event.fileId,
+        requestedTime: event.requestedTime,
+        generation,
+        mimeType: doc.format.mediaType,
+        size: download.size,
+      },
+      records,
+      'parsed',
+    );
     try {
       for (const batch of batches(records, this.env.NODE_BATCH_SIZE)) {
-        await this.nodes.insertBatch(event.fileId, event.generation, batch);
+        await this.nodes.insertBatch(event.fileId, generation, batch);
         delivery.progress();
       }
       const now = await this.state.load(event.fileId);
       if (!now || now.requestedTime !== event.requestedTime) throw new Overtaken();
       const metadata = storable(doc.metadata);
       const authors = metadata.authors?.filter(Boolean).join(', ');
-      await this.nodes.commitGeneration(event.fileId, event.generation, {
+      // What the parse learned and the next steps' fresh records are committed with the tree: a
+      // reader who sees SUCCESS sees them too, never the records of an earlier run.
+      await this.nodes.commitGeneration(event.fileId, generation, {
         checksum: download.sha256,
         mediaType: doc.format.mediaType,
         size: download.size,
         ...(metadata.title ? { title: metadata.title } : {}),
         ...(authors ? { authors } : {}),
+        additionalInfo: {
+          [PROGRESS_KEYS.parsing]: {
+            format: doc.format.family,
+            mediaType: doc.format.mediaType,
+            nodes: records.length,
+            metadata,
+            warnings: storable(doc.warnings.slice(0, MAX_WARNINGS)),
+            parsedTime: Date.now(),
+          },
+          ...announcement.records,
+        },
       });
     } catch (err) {
       // The generation was closed under us: committed by a newer parse, or the file was deleted.
@@ -221,28 +272,8 @@ export class CorpusParsingConsumer implements OnApplicationBootstrap {
     // The tree is committed and the file SUCCESS: a redelivery would find the request done, so a
     // failure from here on is recorded (a reindex re-runs the steps) rather than retried.
     try {
-      await this.vectors.deleteStale(event.fileId, event.generation);
-      await this.state.setInfo(event.fileId, PROGRESS_KEYS.parsing, {
-        format: doc.format.family,
-        mediaType: doc.format.mediaType,
-        nodes: records.length,
-        metadata: storable(doc.metadata),
-        warnings: storable(doc.warnings.slice(0, MAX_WARNINGS)),
-        parsedTime: Date.now(),
-      });
-      await this.events.announce(
-        {
-          namespaceId: event.namespaceId,
-          namespaceName: event.namespaceName,
-          fileId: event.fileId,
-          requestedTime: event.requestedTime,
-          generation: event.generation,
-          mimeType: doc.format.mediaType,
-          size: download.size,
-        },
-        records,
-        'parsed',
-      );
+      await this.vectors.deleteStale(event.fileId, generation);
+      await this.events.publish(announcement);
     } catch (err) {
       this.logger.error(
         { err, fileId: event.fileId },
@@ -262,8 +293,15 @@ export class CorpusParsingConsumer implements OnApplicationBootstrap {
    * queue for another attempt, and the last attempt ends the file FAILED. The message is re-thrown
    * so that JetStream redelivers it (or parks it on the dead-letter subject after the last).
    */
-  private async retryOrFail(event: RootNodeCreatedEvent, delivery: Delivery, err: unknown, claimed: boolean): Promise<void> {
+  private async retryOrFail(
+    event: RootNodeCreatedEvent,
+    delivery: Delivery,
+    err: unknown,
+    claimed: boolean,
+    generation?: number,
+  ): Promise<void> {
     const reason = err instanceof Error ? err.message : String(err);
+    if (generation !== undefined) await this.nodes.discardGeneration(event.fileId, generation).catch(() => undefined);
     if (!this.stopping && delivery.lastDelivery) {
       await this.nodes.discardGeneration(event.fileId, event.generation).catch(() => undefined);
       await this.state

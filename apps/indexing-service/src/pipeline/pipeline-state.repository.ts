@@ -248,26 +248,13 @@ export class PipelineStateRepository {
     return rows.map(toFile);
   }
 
-  /**
-   * Empties a prepared generation down to its root node, so that a retried parse starts from a clean
-   * slate (the root is put back if a discard took it). False when the generation is no longer open
-   * for writing: committed, overtaken, or its file deleted.
-   */
-  async resetGeneration(fileId: string, generation: number, rootNodeId: string): Promise<boolean> {
-    return this.ds.transaction(async (em) => {
-      const open: unknown[] = await em.query(
-        `SELECT 1 FROM files WHERE id = $1 AND $2 <= last_generation AND $2 > COALESCE(current_generation, 0) FOR UPDATE`,
-        [fileId, generation],
-      );
-      if (!open.length) return false;
-      await em.query(`DELETE FROM nodes WHERE file_id = $1 AND generation = $2 AND id <> $3`, [fileId, generation, rootNodeId]);
-      await em.query(
-        `INSERT INTO nodes (file_id, generation, id, parent_id, ordinal, type, text) VALUES ($1, $2, $3, NULL, 0, 'document', '')
-         ON CONFLICT DO NOTHING`,
-        [fileId, generation, rootNodeId],
-      );
-      return true;
-    });
+  /** Drops every generation of the file newer than its committed tree (attempts that will not commit). */
+  async discardUncommitted(fileId: string): Promise<void> {
+    await this.ds.query(
+      `DELETE FROM nodes n USING files f
+        WHERE n.file_id = $1 AND f.id = $1 AND n.generation > COALESCE(f.current_generation, 0)`,
+      [fileId],
+    );
   }
 
   /** The ids and types of the nodes of a generation, in tree order (parents before children, siblings in reading order). */

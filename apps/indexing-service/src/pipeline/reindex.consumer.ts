@@ -52,7 +52,7 @@ export class ReindexConsumer implements OnApplicationBootstrap {
     try {
       const nodes = (await this.state.nodesInTreeOrder(work.fileId, generation)).slice(1); // the root is not announced
       delivery.progress();
-      await this.events.announce(
+      const announcement = this.events.plan(
         {
           namespaceId: work.namespaceId,
           namespaceName: work.namespaceName,
@@ -65,6 +65,8 @@ export class ReindexConsumer implements OnApplicationBootstrap {
         nodes,
         'reindexed',
       );
+      await this.events.recordPlan(announcement);
+      await this.events.publish(announcement);
       await this.state.markReindexed(work.fileId, work.requestedTime, generation);
     } catch (err) {
       if (delivery.lastDelivery) {

@@ -63,7 +63,7 @@ beforeAll(async () => {
     }),
   );
   const dispatcher = new IndexationDispatcher(state, nodes, jetstream, logger);
-  sweeper = new Sweeper(state, nodes, dispatcher, app.get<NatsConnection>(NATS_CONNECTION), nats, env, logger);
+  sweeper = new Sweeper(state, dispatcher, app.get<NatsConnection>(NATS_CONNECTION), nats, env, logger);
 });
 afterAll(async () => {
   for (const c of consumers) await c.stop();

@@ -5,7 +5,6 @@ import { NATS_CONNECTION, NATS_OPTIONS, prefixedName, type NatsOptions } from '@
 import { LOGGER, type Logger } from '@docintel/observability';
 import { SERVICE_ENV } from '@docintel/runtime';
 import type { IndexingEnv } from '../indexing.env';
-import { NodeStoreRepository } from '../nodes/node-store.repository';
 import { IndexationDispatcher } from './indexation-dispatcher';
 import { PipelineStateRepository } from './pipeline-state.repository';
 
@@ -40,7 +39,6 @@ export class Sweeper implements OnApplicationBootstrap, BeforeApplicationShutdow
 
   constructor(
     private readonly state: PipelineStateRepository,
-    private readonly nodes: NodeStoreRepository,
     private readonly dispatcher: IndexationDispatcher,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(NATS_OPTIONS) private readonly nats: NatsOptions,
@@ -68,7 +66,7 @@ export class Sweeper implements OnApplicationBootstrap, BeforeApplicationShutdow
     const result: SweepResult = { swept: false, interrupted: 0, republished: 0 };
     result.swept = await this.state.asSweeper(async () => {
       const silent = await this.state.failSilentRuns(now - this.env.SWEEP_STALE_RUNNING_SECONDS * 1000, INTERRUPTED_MESSAGE);
-      for (const f of silent) if (f.generation !== null) await this.nodes.discardGeneration(f.id, f.generation);
+      for (const f of silent) await this.state.discardUncommitted(f.id);
       result.interrupted = silent.length;
       if (silent.length) this.logger.warn({ files: silent.map((f) => f.id) }, 'indexations interrupted (worker silent); marked FAILED');
 

@@ -9,6 +9,7 @@ import {
   type NodeUpdatedEvent,
   type NodeUpdateReason,
   type OntologiesWork,
+  type StepProgress,
 } from '@docintel/contracts';
 import { JetStream } from '@docintel/messaging';
 import { SERVICE_ENV } from '@docintel/runtime';
@@ -40,12 +41,23 @@ export const PROGRESS_KEYS = {
 
 const PUBLISH_ATTEMPTS = 3;
 
+/** What announcing a tree takes: its batches, its formula candidates, and the steps' fresh records. */
+export interface Announcement {
+  run: TreeRun;
+  reason: Exclude<NodeUpdateReason, 'augmented'>;
+  nodeBatches: Array<Array<{ id: string; type: string }>>;
+  formulaBatches: Array<Array<{ id: string; type: string }>>;
+  /** additionalInfos.node_embedding and .formula_augmentation for the run, all batches pending. */
+  records: Record<string, NodeEmbeddingProgress | FormulaAugmentationProgress>;
+}
+
 /**
- * Announces a committed tree to the asynchronous steps: one node.batch.created per batch of nodes
+ * Announces a tree to the asynchronous steps: one node.batch.created per batch of nodes
  * (node_embedding), node.updated for the formula candidates (formula_augmentation), and a work
- * message for the ontologies. Each step's progress record on the file is reset for the run first,
- * so that additionalInfos never mixes two runs. Every message has a de-duplication id derived from
- * the run, so publishing the same run again (a retried handler) stores each message once.
+ * message for the ontologies. The steps' progress records for the run are part of the plan, so that
+ * they are written with the tree's commit (or before a re-run) and additionalInfos never mixes two
+ * runs. Every message has a de-duplication id derived from the run, so publishing the same run again
+ * stores each message once.
  */
 @Injectable()
 export class TreeEvents {
@@ -60,18 +72,20 @@ export class TreeEvents {
   }
 
   /** `nodes`: the tree's nodes below the root, in tree order. */
-  async announce(
+  plan(
     run: TreeRun,
     nodes: ReadonlyArray<{ id: string; type: string; text: string }>,
     reason: Exclude<NodeUpdateReason, 'augmented'>,
-  ): Promise<void> {
-    const nodeBatches = batches(nodes, this.batchSize);
-    const formulaBatches = batches(
-      nodes.filter((n) => isFormulaCandidate(n)),
+  ): Announcement {
+    const nodeBatches = batches(
+      nodes.map((n) => ({ id: n.id, type: n.type })),
       this.batchSize,
     );
-    await this.state.removeInfo(run.fileId, PROGRESS_KEYS.announce);
-    const now = Date.now();
+    const formulaBatches = batches(
+      nodes.filter((n) => isFormulaCandidate(n)).map((n) => ({ id: n.id, type: n.type })),
+      this.batchSize,
+    );
+    const formulaCount = formulaBatches.reduce((n, b) => n + b.length, 0);
     const base = {
       requestedTime: run.requestedTime,
       generation: run.generation,
@@ -79,9 +93,9 @@ export class TreeEvents {
       skippedBatches: 0,
       failedBatches: 0,
       lastError: null,
-      updatedTime: now,
+      updatedTime: Date.now(),
     };
-    await this.state.setInfo(run.fileId, PROGRESS_KEYS.embedding, {
+    const embedding: NodeEmbeddingProgress = {
       ...base,
       status: nodes.length ? 'PENDING' : 'SKIPPED',
       reason: nodes.length ? null : 'the document has no nodes',
@@ -89,17 +103,40 @@ export class TreeEvents {
       totalNodes: nodes.length,
       embeddedNodes: 0,
       model: null,
-    } satisfies NodeEmbeddingProgress);
-    const formulaCount = formulaBatches.reduce((n, b) => n + b.length, 0);
-    await this.state.setInfo(run.fileId, PROGRESS_KEYS.formulas, {
+    };
+    const formulas: FormulaAugmentationProgress = {
       ...base,
       status: formulaCount ? 'PENDING' : 'SKIPPED',
       reason: formulaCount ? null : 'the document has no formulas',
       batches: formulaBatches.length,
       totalNodes: formulaCount,
       augmentedNodes: 0,
-    } satisfies FormulaAugmentationProgress);
+    };
+    return {
+      run,
+      reason,
+      nodeBatches,
+      formulaBatches,
+      records: { [PROGRESS_KEYS.embedding]: embedding, [PROGRESS_KEYS.formulas]: formulas },
+    };
+  }
 
+  /**
+   * Writes the plan's progress records (a re-run of a committed tree: no commit to carry them). A
+   * retried run keeps the records it already has, with the batches they have counted.
+   */
+  async recordPlan(a: Announcement): Promise<void> {
+    for (const [key, value] of Object.entries(a.records)) {
+      await this.state.updateInfo<StepProgress>(a.run.fileId, key, (current) =>
+        current?.requestedTime === value.requestedTime && current.generation === value.generation ? undefined : value,
+      );
+    }
+  }
+
+  /** Publishes the plan's messages. */
+  async publish(a: Announcement): Promise<void> {
+    const { run, reason, nodeBatches, formulaBatches } = a;
+    await this.state.removeInfo(run.fileId, PROGRESS_KEYS.announce);
     const common = {
       namespaceId: run.namespaceId,
       namespaceName: run.namespaceName,
@@ -118,7 +155,7 @@ export class TreeEvents {
         batch: i,
         batches: nodeBatches.length,
       };
-      await this.publish(HookPoints.nodeBatchCreated, event, `${runId}:batch:${i}`);
+      await this.send(HookPoints.nodeBatchCreated, event, `${runId}:batch:${i}`);
     }
     for (const [i, batch] of formulaBatches.entries()) {
       const event: NodeUpdatedEvent = {
@@ -129,7 +166,7 @@ export class TreeEvents {
         batch: i,
         batches: formulaBatches.length,
       };
-      await this.publish(HookPoints.nodeUpdated, event, `${runId}:formulas:${i}`);
+      await this.send(HookPoints.nodeUpdated, event, `${runId}:formulas:${i}`);
     }
     await this.queueOntologies({ ...common }, `${runId}:ontologies`);
   }
@@ -137,7 +174,7 @@ export class TreeEvents {
   /** Asks for the ontologies of the file's current tree. */
   async queueOntologies(work: OntologiesWork, msgId: string): Promise<void> {
     const { namespaceId, namespaceName, fileId, requestedTime, generation } = work;
-    await this.publish(
+    await this.send(
       WorkSubjects.indexingOntologies,
       { namespaceId, namespaceName, fileId, requestedTime, generation } satisfies OntologiesWork,
       msgId,
@@ -145,7 +182,7 @@ export class TreeEvents {
   }
 
   /** A JetStream publish, tried again on a transient failure; the msgId makes a repeat land once. */
-  private async publish(subject: string, payload: object, msgId: string): Promise<void> {
+  private async send(subject: string, payload: object, msgId: string): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
         await this.jetstream.publish(subject, payload, msgId);

@@ -81,7 +81,10 @@ describe('storable', () => {
   });
 
   it('cleans the text, positions and attributes of every record', () => {
-    const records = toNodeRecords(node('document', '', [node('paragraph', 'nul\u0000here', [], { attributes: { name: '\u0000x' } })]), 'root');
+    const records = toNodeRecords(
+      node('document', '', [node('paragraph', 'nul\u0000here', [], { attributes: { name: '\u0000x' } })]),
+      'root',
+    );
     expect(records[0]).toMatchObject({ text: 'nulhere', attributes: { name: 'x' } });
   });
 });
