@@ -1,11 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { LOGGER, type Logger } from '@docintel/observability';
-
 /**
  * The seam between the Files API and the indexation pipeline. The Files API records every request
  * on the IndexedFile (status PENDING, counters, reparse flag) in its own transaction, then tells the
- * pipeline through this port. The pipeline binds INDEXATION_REQUESTS to its implementation
- * (create the root node, emit root_node.created); until then requests are only recorded.
+ * pipeline through this port, which the pipeline module binds (pipeline/indexation-dispatcher.ts:
+ * create the root node, emit root_node.created).
  */
 export interface IndexationRequested {
   namespaceId: string;
@@ -30,13 +27,3 @@ export interface IndexationRequests {
 }
 
 export const INDEXATION_REQUESTS = Symbol('INDEXATION_REQUESTS');
-
-/** The binding until the pipeline exists: the request stays recorded on the file, nothing is published. */
-@Injectable()
-export class RecordOnlyIndexationRequests implements IndexationRequests {
-  constructor(@Inject(LOGGER) private readonly logger: Logger) {}
-
-  async requested(event: IndexationRequested): Promise<void> {
-    this.logger.debug({ fileId: event.fileId, reason: event.reason, reparse: event.reparse }, 'indexation requested (recorded only)');
-  }
-}
