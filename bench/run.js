@@ -9,6 +9,7 @@
 'use strict';
 const { mkdirSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
+const { machineBusyShare } = require('./lib/cpu');
 const { machineInfo } = require('./lib/machine');
 const { writeSection } = require('./lib/markdown-section');
 const { parseOptions, USAGE } = require('./lib/options');
@@ -18,9 +19,8 @@ const SCENARIOS = [require('./scenarios/providers')];
 const DOC = join(REPO_ROOT, 'docs/benchmarks.md');
 const PREAMBLE = `# Benchmarks
 
-Numbers from \`npm run bench\` (see bench/run.js for the options). Each section is rewritten by
-its own benchmark; the machine and date are part of every result, so compare runs made on the
-same machine only.
+Each section is written by its own benchmark (see the command at its top) and rewritten only by
+it; the machine, date and load are part of every result, so compare runs made on the same machine.
 `;
 
 const log = (line) => process.stdout.write(`[bench] ${line}\n`);
@@ -44,6 +44,10 @@ async function main() {
   }
   const chosen = opts.scenarios.length ? SCENARIOS.filter((s) => opts.scenarios.includes(s.id)) : SCENARIOS;
   mkdirSync(join(REPO_ROOT, 'bench/results'), { recursive: true });
+  const busy = await machineBusyShare();
+  if (busy !== null && busy > 0.2) {
+    log(`warning: the machine is already ${Math.round(busy * 100)}% busy before the benchmark starts; expect lower numbers`);
+  }
 
   let allPass = true;
   for (const scenario of chosen) {

@@ -87,4 +87,13 @@ function startCpuAccounting(groups) {
   };
 }
 
-module.exports = { startCpuAccounting };
+/** Share of the machine's CPU in use over the next `ms` milliseconds (null off Linux). */
+async function machineBusyShare(ms = 2000) {
+  if (process.platform !== 'linux') return null;
+  const a = machineBusyMs();
+  await new Promise((r) => setTimeout(r, ms));
+  const b = machineBusyMs();
+  return (b.busy - a.busy) / (b.total - a.total);
+}
+
+module.exports = { startCpuAccounting, machineBusyShare };

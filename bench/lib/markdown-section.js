@@ -5,8 +5,8 @@
  */
 const { existsSync, readFileSync, writeFileSync } = require('node:fs');
 
-const begin = (id) => `<!-- bench:${id}:begin -->`;
-const end = (id) => `<!-- bench:${id}:end -->`;
+const begin = (id) => `<!-- ${id}:start -->`;
+const end = (id) => `<!-- ${id}:end -->`;
 
 function replaceSection(document, id, body) {
   const block = `${begin(id)}\n${body.trim()}\n${end(id)}`;
