@@ -13,6 +13,7 @@ const { machineBusyShare } = require('./lib/cpu');
 const { machineInfo } = require('./lib/machine');
 const { writeSection } = require('./lib/markdown-section');
 const { parseOptions, USAGE } = require('./lib/options');
+const { interrupt, throwIfInterrupted } = require('./lib/interrupt');
 const { stopAll, REPO_ROOT } = require('./lib/processes');
 
 const SCENARIOS = [require('./scenarios/providers')];
@@ -51,6 +52,7 @@ async function main() {
 
   let allPass = true;
   for (const scenario of chosen) {
+    throwIfInterrupted();
     log(`${scenario.title}`);
     const machine = machineInfo();
     const result = await scenario.run(opts, log);
@@ -70,21 +72,27 @@ async function main() {
   return allPass ? 0 : 2;
 }
 
-// Ctrl-C / SIGTERM: the scenario's finally blocks stop the processes and drop the database.
-let interrupted = false;
+// Ctrl-C / SIGTERM: the measurement stops and the scenario's finally blocks stop the processes
+// and drop the database; a second signal exits at once.
+let signalled = false;
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
-    if (interrupted) process.exit(130);
-    interrupted = true;
+    if (signalled) process.exit(130);
+    signalled = true;
     log(`${signal}: stopping and cleaning up (again to force)`);
+    interrupt();
   });
 }
 
 main()
   .then((code) => {
-    process.exitCode = code;
+    process.exitCode = signalled ? 130 : code;
   })
-  .catch(async (err) => {
+  .catch((err) => {
+    if (signalled) {
+      process.exitCode = 130;
+      return;
+    }
     process.stderr.write(`\nbenchmark failed: ${err.stack || err.message}\n`);
     process.exitCode = 1;
   })

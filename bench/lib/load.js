@@ -2,15 +2,17 @@
 /* Fixed-duration HTTP load with autocannon: a warm-up run (discarded), then the measured run. */
 const autocannon = require('autocannon');
 const { startCpuAccounting } = require('./cpu');
+const { onInterrupt, throwIfInterrupted } = require('./interrupt');
 
-function run(opts) {
-  return new Promise((resolve, reject) => {
-    const instance = autocannon(opts, (err, result) => (err ? reject(err) : resolve(result)));
-    // Ctrl-C during a run stops the load and lets the caller clean up.
-    const stop = () => instance.stop();
-    process.once('SIGINT', stop);
-    instance.once('done', () => process.removeListener('SIGINT', stop));
-  });
+async function run(opts) {
+  throwIfInterrupted();
+  let off;
+  const result = await new Promise((resolve, reject) => {
+    const instance = autocannon(opts, (err, r) => (err ? reject(err) : resolve(r)));
+    off = onInterrupt(() => instance.stop());
+  }).finally(() => off?.());
+  throwIfInterrupted();
+  return result;
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 const { connect, headers: natsHeaders } = require('nats');
 const { startCpuAccounting } = require('./cpu');
+const { isInterrupted, throwIfInterrupted } = require('./interrupt');
 
 function percentile(sorted, p) {
   if (!sorted.length) return 0;
@@ -16,7 +17,7 @@ async function loop(nc, { subject, payload, headers, concurrency, durationS, rec
   const data = Buffer.from(JSON.stringify(payload));
   let failed = 0;
   const worker = async () => {
-    while (Date.now() < deadline) {
+    while (Date.now() < deadline && !isInterrupted()) {
       const h = natsHeaders();
       for (const [k, v] of Object.entries(headers)) h.set(k, v);
       const t0 = process.hrtime.bigint();
@@ -43,6 +44,7 @@ async function measureNats({ natsUrl, subject, payload, headers = {}, concurrenc
     const failed = await loop(nc, { subject, payload, headers, concurrency, durationS, record: (ms) => latencies.push(ms) });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const cpuUsed = accounting.stop();
+    throwIfInterrupted();
     latencies.sort((a, b) => a - b);
     const round = (x) => Math.round(x * 100) / 100;
     return {

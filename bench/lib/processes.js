@@ -7,6 +7,7 @@ const { spawn, execFile } = require('node:child_process');
 const { createServer } = require('node:net');
 const { join, resolve } = require('node:path');
 const { promisify } = require('node:util');
+const { isInterrupted, throwIfInterrupted } = require('./interrupt');
 
 const REPO_ROOT = resolve(__dirname, '../..');
 const children = new Set();
@@ -65,6 +66,10 @@ async function startProcess(name, script, { env = {}, nodeArgs = [], readyPath =
   };
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
+    if (isInterrupted()) {
+      await proc.stop();
+      throwIfInterrupted();
+    }
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`${name} exited during start-up (${child.signalCode || child.exitCode}):\n${proc.logs()}`);
     }
