@@ -12,6 +12,8 @@ export async function connectNats(url: string, name: string): Promise<NatsConnec
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,
       timeout: 3000,
+      // An async stack trace per request costs ~10% of the gateway's CPU; our errors carry codes and messages instead.
+      noAsyncTraces: true,
     });
   } catch (err) {
     const reason = (err as Error).message || String(err);
