@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { IsDefined, IsIn, IsOptional, IsString, MaxLength, MinLength, ValidateIf, ValidateNested } from 'class-validator';
 import { FILE_SORT_FIELDS, OwnerProfileDto, type FileSortField } from './files';
 import { EntityIdDto, UserIdDto } from './identifiers';
-import { PageQueryDto, type Page } from './paging';
+import { PageDto, PageQueryDto, type Page } from './paging';
 
 export const COLLECTION_SORT_FIELDS = ['name', 'createdTime', 'filesCount'] as const;
 export type CollectionSortField = (typeof COLLECTION_SORT_FIELDS)[number];
@@ -65,19 +65,8 @@ export class CollectionDto {
   derivedToCollectionName: string | null;
 }
 
-export class CollectionPageDto implements Page<CollectionDto> {
-  @ApiProperty({ type: [CollectionDto] })
-  data: CollectionDto[];
-
-  @ApiProperty({ type: 'integer', format: 'int32' })
-  totalPages: number;
-
-  @ApiProperty({ type: 'integer', format: 'int64' })
-  totalElements: number;
-
-  @ApiProperty()
-  hasNext: boolean;
-}
+export const CollectionPageDto = PageDto(CollectionDto, 'CollectionPageDto');
+export type CollectionPageDto = Page<CollectionDto>;
 
 export class ListCollectionsQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ description: `Sort field: ${COLLECTION_SORT_FIELDS.join(', ')}`, default: 'name' })

@@ -17,7 +17,7 @@ import {
 import type { ErrorDetail } from './errors';
 import { EntityIdDto, UserIdDto } from './identifiers';
 import { keyExtension, keyProblems } from './item-keys';
-import { MAX_PAGE_SIZE, type Page } from './paging';
+import { MAX_PAGE_SIZE, PageDto, type Page } from './paging';
 
 /** The extensions POST /files accepts, canonical lower case without the dot. */
 export const SUPPORTED_EXTENSIONS = [
@@ -192,19 +192,8 @@ export class IndexedFileDto {
   type: 'FILE';
 }
 
-export class IndexedFilePageDto implements Page<IndexedFileDto> {
-  @ApiProperty({ type: [IndexedFileDto] })
-  data: IndexedFileDto[];
-
-  @ApiProperty({ type: 'integer', format: 'int32' })
-  totalPages: number;
-
-  @ApiProperty({ type: 'integer', format: 'int64' })
-  totalElements: number;
-
-  @ApiProperty()
-  hasNext: boolean;
-}
+export const IndexedFilePageDto = PageDto(IndexedFileDto, 'IndexedFilePageDto');
+export type IndexedFilePageDto = Page<IndexedFileDto>;
 
 /** GET /files: the files of one provider; page and pageSize are required there. */
 export class ListFilesQueryDto {

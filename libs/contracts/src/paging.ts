@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
@@ -11,6 +11,28 @@ export interface Page<T> {
   totalPages: number;
   totalElements: number;
   hasNext: boolean;
+}
+
+/**
+ * The OpenAPI class of a page of `item`, named `<name>` in the document: the envelope is written
+ * here once for every page-based list.
+ */
+export function PageDto<T>(item: new () => T, name: string): new () => Page<T> {
+  class PageOf implements Page<T> {
+    @ApiProperty({ type: [item] })
+    data: T[];
+
+    @ApiProperty({ type: 'integer', format: 'int32' })
+    totalPages: number;
+
+    @ApiProperty({ type: 'integer', format: 'int64' })
+    totalElements: number;
+
+    @ApiProperty()
+    hasNext: boolean;
+  }
+  Object.defineProperty(PageOf, 'name', { value: name });
+  return PageOf;
 }
 
 export function toPage<T>(data: T[], totalElements: number, page: number, pageSize: number): Page<T> {

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { EntityIdDto, UserIdDto } from './identifiers';
-import { PageQueryDto, type Page } from './paging';
+import { PageDto, PageQueryDto, type Page } from './paging';
 
 export const PROVIDER_TYPES = ['LOCAL', 'S3'] as const;
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
@@ -43,19 +43,8 @@ export class ProviderDto {
   system: boolean;
 }
 
-export class ProviderPageDto implements Page<ProviderDto> {
-  @ApiProperty({ type: [ProviderDto] })
-  data: ProviderDto[];
-
-  @ApiProperty({ type: 'integer', format: 'int32' })
-  totalPages: number;
-
-  @ApiProperty({ type: 'integer', format: 'int64' })
-  totalElements: number;
-
-  @ApiProperty()
-  hasNext: boolean;
-}
+export const ProviderPageDto = PageDto(ProviderDto, 'ProviderPageDto');
+export type ProviderPageDto = Page<ProviderDto>;
 
 export class ListProvidersQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ description: `Sort field: ${PROVIDER_SORT_FIELDS.join(', ')}`, default: 'name' })
