@@ -1,6 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsObject, IsString, MaxLength, ValidateIf } from 'class-validator';
+import type { ErrorDetail } from './errors';
 import type { HookPoint } from './subjects';
+
+/** The one message for a filter that is missing, null or not an object. */
+export const FILTER_REQUIRED = 'is required and must be an object ({} matches everything)';
 
 export const TRIGGER_IDS = ['corpus_parsing', 'node_embedding', 'formula_augmentation'] as const;
 export type TriggerId = (typeof TRIGGER_IDS)[number];
@@ -59,6 +63,19 @@ export class RuleDto {
 
   @ApiProperty({ description: 'ISO 8601' })
   updated_at: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Only on a rule stored before the current filter limits or regular expression syntax, which its filter no longer fits: what is wrong, field by field. Such a rule does not run until it is replaced with PUT.',
+    type: 'array',
+    items: { type: 'object', properties: { field: { type: 'string' }, problem: { type: 'string' } } },
+  })
+  problems?: ErrorDetail[];
+
+  @ApiPropertyOptional({
+    description: 'True when `filter` is shortened for display because the stored filter is larger than the filter size limit.',
+  })
+  filter_truncated?: boolean;
 }
 
 export class RuleListDto {
@@ -75,17 +92,18 @@ export class CreateRuleDto {
   @MaxLength(100)
   trigger_id: string;
 
+  /** Absent: the empty filter (matches everything). null is not a filter. */
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { mime_types: ['application/pdf'] } })
-  @IsOptional()
+  @ValidateIf((o: CreateRuleDto) => o.filter !== undefined)
   @IsObject({ message: 'must be an object' })
   filter?: Record<string, unknown>;
 }
 
+/** A PUT replaces the whole filter, so it must say what the filter is: `{}` to match everything. */
 export class UpsertRuleDto {
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { max_file_size: 10485760 } })
-  @IsOptional()
-  @IsObject({ message: 'must be an object' })
-  filter?: Record<string, unknown>;
+  @ApiProperty({ type: 'object', additionalProperties: true, example: { max_file_size: 10485760 } })
+  @IsObject({ message: FILTER_REQUIRED })
+  filter: Record<string, unknown>;
 }
 
 /** rules.* RPC payloads */
@@ -100,9 +118,8 @@ export class UpsertRuleRequest {
   @MaxLength(100)
   trigger_id: string;
 
-  @IsOptional()
-  @IsObject()
-  filter?: Record<string, unknown>;
+  @IsObject({ message: FILTER_REQUIRED })
+  filter: Record<string, unknown>;
 }
 
 /** What a hook point knows about the operation, for rule filters to match on. */

@@ -105,9 +105,18 @@ export class JetStream {
     });
     const consumer = await this.js.consumers.get(stream, durable);
     const messages: ConsumerMessages = await consumer.consume({ max_messages: opts.maxMessages ?? 16 });
+    // Neither a message nor the iterator may end the loop silently or reject unobserved: a failed
+    // delivery is logged and left to redelivery, and an iterator failure is logged.
     const loop = (async () => {
-      for await (const m of messages) await this.deliver(m, opts, maxDeliver);
-    })();
+      for await (const m of messages) {
+        try {
+          await this.deliver(m, opts, maxDeliver);
+        } catch (err) {
+          this.logger.error({ err, subject: m.subject, durable }, 'message delivery failed outside its handler; it will be redelivered');
+          this.settle(() => m.nak(1000), 'nak', m.subject);
+        }
+      }
+    })().catch((err: unknown) => this.logger.error({ err, durable }, 'consumer stopped receiving messages'));
     return {
       stop: async () => {
         await messages.close();
@@ -116,28 +125,76 @@ export class JetStream {
     };
   }
 
+  /** Acks, naks, terms or reports progress; these publish, which throws once the connection is closed. */
+  private settle(action: () => void, what: string, subject: string): void {
+    try {
+      action();
+    } catch (err) {
+      this.logger.warn({ err, subject }, `could not ${what} the message; the server will redeliver it after its ack wait`);
+    }
+  }
+
   private async deliver<T>(m: JsMsg, opts: DurableConsumerOptions<T>, maxDeliver: number): Promise<void> {
     const requestId = m.headers?.get(RpcHeaders.requestId) || undefined;
     await runWithRequestId(requestId, async () => {
       const subject = this.options.prefix ? m.subject.slice(this.options.prefix.length + 1) : m.subject;
       const deliveryCount = m.info.redeliveryCount;
+      let payload: T;
       try {
-        await opts.handler(codec.decode(m.data) as T, { subject, deliveryCount, progress: () => m.working() });
-        m.ack();
+        payload = codec.decode(m.data) as T;
+      } catch (err) {
+        // No delivery will ever read it: park it at once, with its bytes as text.
+        this.logger.error({ err, subject }, 'message is not valid JSON; moved to dead letters');
+        await this.deadLetter(m, subject, `the message is not valid JSON: ${(err as Error).message}`, new TextDecoder().decode(m.data));
+        return;
+      }
+      try {
+        await opts.handler(payload, {
+          subject,
+          deliveryCount,
+          progress: () => this.settle(() => m.working(), 'report progress on', subject),
+        });
+        this.settle(() => m.ack(), 'ack', subject);
       } catch (err) {
         if (deliveryCount >= maxDeliver) {
           this.logger.error({ err, subject, deliveryCount }, 'message failed its last delivery; moved to dead letters');
-          await this.publish(deadLetterSubject(subject), {
-            subject,
-            error: (err as Error).message,
-            payload: codec.decode(m.data),
-          });
-          m.term();
+          await this.deadLetter(m, subject, err instanceof Error ? err.message : String(err), payload);
         } else {
           this.logger.warn({ err, subject, deliveryCount }, 'message handling failed; will retry');
-          m.nak(Math.min(30_000, 500 * 2 ** deliveryCount));
+          this.settle(() => m.nak(Math.min(30_000, 500 * 2 ** deliveryCount)), 'nak', subject);
         }
       }
     });
+  }
+
+  /**
+   * Publishes the message to `dlq.<subject>` and terminates it. When the dead letter cannot be
+   * published whole (too large, or JetStream not answering), a smaller one points at the original
+   * by stream sequence; when even that fails, the message is terminated anyway (it stays in its
+   * stream) and the failure is logged, rather than ending the consumer.
+   */
+  private async deadLetter(m: JsMsg, subject: string, error: string, payload: unknown): Promise<void> {
+    const dlq = deadLetterSubject(subject);
+    const reason = error.length > 2000 ? `${error.slice(0, 2000)}...` : error;
+    try {
+      await this.publish(dlq, { subject, error: reason, payload });
+    } catch (first) {
+      try {
+        await this.publish(dlq, {
+          subject,
+          error: reason,
+          stream: m.info.stream,
+          streamSequence: m.info.streamSequence,
+          payloadOmitted: true,
+        });
+        this.logger.warn({ err: first, subject }, 'dead letter published without its payload');
+      } catch (err) {
+        this.logger.error(
+          { err, subject, streamSequence: m.info.streamSequence },
+          'could not publish the dead letter; the message stays in its stream',
+        );
+      }
+    }
+    this.settle(() => m.term(), 'terminate', subject);
   }
 }

@@ -47,6 +47,12 @@ export class RpcClient {
 
   private transportError(err: NatsError, subject: string, timeoutMs: number): DomainError {
     const service = subject.split('.')[0];
+    if (err.code === NatsErrorCode.MaxPayloadExceeded) {
+      return new DomainError(
+        ErrorCode.PAYLOAD_TOO_LARGE,
+        `The request is too large to pass to the ${service} service (the messaging limit is ${this.nc.info?.max_payload ?? 'unknown'} bytes)`,
+      );
+    }
     if (err.code === NatsErrorCode.NoResponders) {
       return new DomainError(ErrorCode.SERVICE_UNAVAILABLE, `The ${service} service is not available right now; try again shortly`);
     }

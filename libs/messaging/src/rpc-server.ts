@@ -1,12 +1,21 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
-import { JSONCodec, headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
+import {
+  ErrorCode as NatsErrorCode,
+  JSONCodec,
+  NatsError,
+  headers as natsHeaders,
+  type Msg,
+  type NatsConnection,
+  type Subscription,
+} from 'nats';
 import {
   DomainError,
   ErrorCode,
   RpcHeaders,
   validatePayload,
+  type ErrorPayload,
   type RpcContext,
   type RpcReply,
 } from '@docintel/contracts';
@@ -69,7 +78,11 @@ export class RpcServer implements OnApplicationBootstrap, BeforeApplicationShutd
           this.logger.error({ err, subject }, 'subscription error');
           return;
         }
-        const work = this.handle(meta, handler, msg).finally(() => this.inFlight.delete(work));
+        // handle() answers every failure itself; this catch is the last line that keeps a bug in it
+        // from becoming an unhandled rejection.
+        const work = this.handle(meta, handler, msg)
+          .catch((e: unknown) => this.logger.error({ err: e, subject }, 'rpc request failed outside its handler'))
+          .finally(() => this.inFlight.delete(work));
         this.inFlight.add(work);
       },
     });
@@ -78,7 +91,12 @@ export class RpcServer implements OnApplicationBootstrap, BeforeApplicationShutd
   }
 
   private async handle(meta: RpcHandlerMetadata, handler: Handler, msg: Msg): Promise<void> {
-    const ctx = contextFromHeaders(msg);
+    let ctx: RpcContext;
+    try {
+      ctx = contextFromHeaders(msg);
+    } catch {
+      ctx = { requestId: randomUUID() }; // unreadable headers: answer anyway, under a new request id
+    }
     const started = process.hrtime.bigint();
     await runWithRequestId(ctx.requestId, async () => {
       let reply: RpcReply<unknown>;
@@ -89,17 +107,60 @@ export class RpcServer implements OnApplicationBootstrap, BeforeApplicationShutd
       } catch (err) {
         reply = { ok: false, error: this.toErrorPayload(err, meta.subject) };
       }
+      const outcome = msg.reply ? this.respond(msg, reply, ctx, meta.subject) : reply.ok ? 'ok' : reply.error.code;
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      this.metrics.rpcDuration.observe({ subject: meta.subject, outcome: reply.ok ? 'ok' : reply.error.code }, seconds);
-      if (msg.reply) {
-        const h = natsHeaders();
-        h.set(RpcHeaders.requestId, ctx.requestId);
-        msg.respond(codec.encode(reply), { headers: h });
-      }
+      this.metrics.rpcDuration.observe({ subject: meta.subject, outcome }, seconds);
     });
   }
 
-  private toErrorPayload(err: unknown, subject: string) {
+  /**
+   * Sends the reply and never throws: a reply that cannot be encoded (a value JSON cannot hold) or
+   * is larger than the NATS max payload is replaced by an INTERNAL error reply with an error id, so
+   * the caller learns at once what went wrong instead of waiting for its timeout. A reply that
+   * cannot be sent at all (the connection closed) is logged. Returns the outcome for the metrics.
+   */
+  private respond(msg: Msg, reply: RpcReply<unknown>, ctx: RpcContext, subject: string): string {
+    const h = natsHeaders();
+    h.set(RpcHeaders.requestId, ctx.requestId);
+    let outcome: string = reply.ok ? 'ok' : reply.error.code;
+    let data: Uint8Array;
+    try {
+      data = codec.encode(reply);
+    } catch (err) {
+      data = codec.encode({ ok: false, error: this.toErrorPayload(err, subject) });
+      outcome = ErrorCode.INTERNAL;
+    }
+    try {
+      msg.respond(data, { headers: h });
+      return outcome;
+    } catch (err) {
+      if (!(err instanceof NatsError && err.code === NatsErrorCode.MaxPayloadExceeded)) {
+        this.logger.error({ err, subject }, 'could not send the rpc reply');
+        return 'unsent';
+      }
+      const error = this.tooLarge(data.length, subject);
+      try {
+        msg.respond(codec.encode({ ok: false, error }), { headers: h });
+        return ErrorCode.INTERNAL;
+      } catch (again) {
+        this.logger.error({ err: again, subject }, 'could not send the rpc error reply');
+        return 'unsent';
+      }
+    }
+  }
+
+  private tooLarge(bytes: number, subject: string): ErrorPayload {
+    const errorId = randomUUID();
+    const limit = this.nc.info?.max_payload;
+    this.logger.error({ subject, errorId, bytes, limit }, 'rpc reply larger than the NATS max payload; answered with an error');
+    return {
+      code: ErrorCode.INTERNAL,
+      message: `The reply is too large to send: ${bytes} bytes, the messaging limit is ${limit ?? 'unknown'} bytes (error id ${errorId})`,
+      details: [],
+    };
+  }
+
+  private toErrorPayload(err: unknown, subject: string): ErrorPayload {
     if (err instanceof DomainError) return err.toPayload();
     const errorId = randomUUID();
     this.logger.error({ err, subject, errorId }, 'unexpected error in rpc handler');

@@ -45,3 +45,17 @@ describe('nodeMatches', () => {
     expect(nodeMatches({ classifications: ['abstract'] }, { type: 'paragraph', classifications: ['abstract'] })).toBe(true);
   });
 });
+
+describe('content patterns in decisions', () => {
+  it('runs user patterns on RE2: a catastrophic backtracking pattern answers at once', () => {
+    // A backtracking RegExp doubles its work with each 'a': minutes for 30 of them, days for 40.
+    const text = `${'a'.repeat(40)}!`;
+    expect(nodeMatches({ content_patterns: ['(a+)+$'] }, { type: 'paragraph', text })).toBe(false);
+    expect(decide({ content_patterns: ['(a+)+$'] }, { texts: [text, 'plain'] }).run).toBe(false);
+    expect(decide({ content_patterns: ['(a+)+$'] }, { texts: [text, 'aaa'] }).run).toBe(true);
+  });
+
+  it('lets a stored pattern that RE2 cannot compile match nothing instead of throwing', () => {
+    expect(nodeMatches({ content_patterns: ['(?<=x)y'] }, { type: 'paragraph', text: 'xy' })).toBe(false);
+  });
+});

@@ -1,4 +1,5 @@
 import type { RuleDecision, RuleFacts, RuleFilter } from '@docintel/contracts';
+import { contentPatternMatches } from './content-patterns';
 
 /** "image/*" matches "image/png"; comparison ignores case and parameters (";charset=..."). */
 export function mimeMatches(pattern: string, mimeType: string): boolean {
@@ -38,21 +39,24 @@ export function decide(filter: RuleFilter, facts: RuleFacts): RuleDecision {
     return { run: false, reason: "no node with the rule's classifications" };
   }
   if (nonEmpty(filter.content_patterns) && facts.texts) {
-    const patterns = filter.content_patterns.map((p) => new RegExp(p, 'u'));
-    if (!facts.texts.some((t) => patterns.some((r) => r.test(t)))) {
+    const patterns = filter.content_patterns;
+    if (!facts.texts.some((t) => patterns.some((p) => contentPatternMatches(p, t)))) {
       return { run: false, reason: "no node text matches the rule's content_patterns" };
     }
   }
   return { run: true, filter };
 }
 
-/** Whether one node qualifies under the node-level keys of a filter. */
+/**
+ * Whether one node qualifies under the node-level keys of a filter. Content patterns run on RE2
+ * against the first FILTER_LIMITS.maxMatchedTextLength characters of the node's text.
+ */
 export function nodeMatches(filter: RuleFilter, node: { type: string; text?: string | null; classifications?: string[] }): boolean {
   if (nonEmpty(filter.node_types) && !filter.node_types.includes(node.type)) return false;
   if (nonEmpty(filter.classifications) && !(node.classifications ?? []).some((c) => filter.classifications!.includes(c))) return false;
   if (nonEmpty(filter.content_patterns)) {
     const text = node.text ?? '';
-    if (!filter.content_patterns.some((p) => new RegExp(p, 'u').test(text))) return false;
+    if (!filter.content_patterns.some((p) => contentPatternMatches(p, text))) return false;
   }
   return true;
 }

@@ -1,9 +1,19 @@
 import { HookPoints, type TriggerDto, type TriggerId } from '@docintel/contracts';
+import { FILTER_LIMITS } from './filter-limits';
+
+/**
+ * What a filter string may not contain: C0 control characters other than tab, line feed and
+ * carriage return, DEL, and unpaired surrogates (the `u` flag makes a surrogate pair one code
+ * point, so only a lone half matches). PostgreSQL's jsonb refuses NUL and unpaired surrogates,
+ * and the others have no place in a media type, a node type or a pattern.
+ */
+export const FILTER_STRING_PATTERN = '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$';
 
 const stringList = (description: string) => ({
   type: 'array',
-  items: { type: 'string', minLength: 1 },
+  items: { type: 'string', minLength: 1, maxLength: FILTER_LIMITS.maxStringLength, pattern: FILTER_STRING_PATTERN },
   uniqueItems: true,
+  maxItems: FILTER_LIMITS.maxItems,
   description,
 });
 const bytes = (description: string) => ({ type: 'integer', minimum: 0, description });
@@ -13,7 +23,9 @@ const FILTER_KEYS = {
   exclude_mime_types: stringList('Never run for files of these media types ("image/*" allowed).'),
   node_types: stringList('Run only on nodes of these types (paragraph, table, formula, ...).'),
   classifications: stringList('Run only on nodes carrying one of these classifications.'),
-  content_patterns: stringList('Run only on nodes whose text matches one of these regular expressions (JavaScript syntax, case-sensitive unless (?i) flags are written as [Aa]).'),
+  content_patterns: stringList(
+    `Run only on nodes whose text matches one of these regular expressions: RE2 syntax (no lookahead, lookbehind or backreferences), case-sensitive unless (?i), matched anywhere in the first ${FILTER_LIMITS.maxMatchedTextLength} characters of the text.`,
+  ),
   min_file_size: bytes('Run only for files of at least this many bytes.'),
   max_file_size: bytes('Run only for files of at most this many bytes.'),
 } as const;
@@ -28,6 +40,8 @@ function filterSchema(triggerId: TriggerId, keys: FilterKey[]): Record<string, u
     type: 'object',
     additionalProperties: false,
     properties: Object.fromEntries(keys.map((k) => [k, FILTER_KEYS[k]])),
+    // Not expressible in JSON Schema, checked beside it: the size of the whole filter as JSON.
+    $comment: `The filter serialised as JSON is at most ${FILTER_LIMITS.maxFilterBytes} bytes.`,
   };
 }
 

@@ -1,4 +1,5 @@
 export * from './service-env';
 export * from './run-service';
+export * from './process-safety-net';
 export * from './ping.handler';
 export * from './service-module';

@@ -7,6 +7,7 @@ import { loadConfig } from '@docintel/config';
 import { MessagingModule } from '@docintel/messaging';
 import { createLogger, HealthRegistry, ObservabilityModule, PinoNestLogger, type Logger } from '@docintel/observability';
 import { PersistenceModule, type PersistenceOptions } from '@docintel/persistence';
+import { installProcessSafetyNet } from './process-safety-net';
 import type { ServiceEnv } from './service-env';
 
 export interface ServiceDefinition<E extends ServiceEnv> {
@@ -46,6 +47,7 @@ export function infrastructure(
  */
 export async function runService<E extends ServiceEnv>(def: ServiceDefinition<E>): Promise<NestFastifyApplication> {
   const logger = createLogger(def.service);
+  installProcessSafetyNet(logger);
   let env: E;
   try {
     env = loadConfig(def.env);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   DomainError,
   ErrorCode,
+  FILTER_REQUIRED,
   type RpcContext,
   type RuleDecision,
   type RuleDto,
@@ -15,15 +16,25 @@ import {
 import { decide, filterProblems, findTrigger, TRIGGERS, triggerSummary } from '@docintel/rules';
 import type { RuleEntity } from './rule.entity';
 import { RulesRepository } from './rules.repository';
+import { filterPreview } from './filter-preview';
 
+/**
+ * A rule as the API shows it. A rule stored before the current limits or pattern syntax may no
+ * longer fit its trigger's schema: it is shown with its problems (and its filter shortened when
+ * it is too big to send), so that listing rules never sends an unbounded reply.
+ */
 function toDto(r: RuleEntity): RuleDto {
-  return {
+  const dto: RuleDto = {
     trigger_id: r.triggerId,
     namespace: r.namespace,
     filter: r.filter,
     created_at: r.createdAt.toISOString(),
     updated_at: r.updatedAt.toISOString(),
   };
+  const problems = filterProblems(r.triggerId, r.filter);
+  if (!problems.length) return dto;
+  const preview = filterPreview(r.filter);
+  return { ...dto, filter: preview.filter, problems, ...(preview.truncated ? { filter_truncated: true } : {}) };
 }
 
 function namespaceOf(ctx: RpcContext): string {
@@ -39,10 +50,15 @@ function triggerOf(id: string): TriggerId {
   return t.trigger_id;
 }
 
+/**
+ * The filter of a request, validated against the trigger's schema. A missing or null filter is an
+ * error, never "match everything": a PUT that lost its body must not widen a rule.
+ */
 function validFilter(triggerId: TriggerId, filter: unknown): RuleFilter {
-  const problems = filterProblems(triggerId, filter ?? {});
+  if (filter === undefined || filter === null) throw DomainError.invalid([{ field: 'filter', problem: FILTER_REQUIRED }]);
+  const problems = filterProblems(triggerId, filter);
   if (problems.length) throw DomainError.invalid(problems, `The filter does not fit the ${triggerId} trigger's schema`);
-  return (filter ?? {}) as RuleFilter;
+  return filter as RuleFilter;
 }
 
 @Injectable()
@@ -70,9 +86,10 @@ export class RulesService {
     return toDto(rule);
   }
 
+  /** POST may leave the filter out (the empty filter); null is refused like any non-object. */
   async create(ctx: RpcContext, triggerId: string, filter: unknown): Promise<RuleDto> {
     const id = triggerOf(triggerId);
-    const rule = await this.rules.create(namespaceOf(ctx), id, validFilter(id, filter));
+    const rule = await this.rules.create(namespaceOf(ctx), id, validFilter(id, filter === undefined ? {} : filter));
     if (!rule) throw DomainError.conflict(`The ${id} trigger already has a rule in this namespace; use PUT /v1/rules/${id} to change it`);
     return toDto(rule);
   }
@@ -95,6 +112,15 @@ export class RulesService {
     const id = triggerOf(triggerId);
     const rule = await this.rules.get(namespaceOf(ctx), id);
     if (!rule) return { run: false, reason: `the ${id} trigger is disabled in this namespace (no rule)` };
+    // A rule stored before the current limits or pattern syntax is not applied half-understood.
+    const problems = filterProblems(id, rule.filter);
+    if (problems.length) {
+      const first = problems[0];
+      return {
+        run: false,
+        reason: `the ${id} rule's filter no longer fits the trigger's schema (${first.field} ${first.problem}); replace it with PUT /v1/rules/${id}`,
+      };
+    }
     return decide(rule.filter, facts);
   }
 }

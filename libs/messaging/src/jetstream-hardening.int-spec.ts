@@ -1,0 +1,130 @@
+import 'reflect-metadata';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { JSONCodec, type JetStreamManager, type NatsConnection } from 'nats';
+import { Streams, deadLetterSubject } from '@docintel/contracts';
+import { createLogger, ObservabilityModule } from '@docintel/observability';
+import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
+import { JetStream, type RunningConsumer } from './jetstream';
+import { MessagingModule } from './messaging.module';
+import { NATS_CONNECTION, prefixedSubject } from './nats.options';
+
+const codec = JSONCodec<unknown>();
+
+async function eventually<T>(label: string, check: () => Promise<T | undefined>, deadlineMs = 15_000): Promise<T> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`gave up waiting: ${label}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A consumer keeps consuming whatever one message does; nothing it does becomes an unhandled rejection. */
+describe('JetStream consumers under failures outside the handler', () => {
+  let infra: TestInfrastructure;
+  let app: TestingModule;
+  let js: JetStream;
+  let nc: NatsConnection;
+  let jsm: JetStreamManager;
+  const consumers: RunningConsumer[] = [];
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+
+  beforeAll(async () => {
+    process.on('unhandledRejection', onUnhandled);
+    infra = await startTestInfrastructure('jshard');
+    app = await Test.createTestingModule({
+      imports: [
+        ObservabilityModule.forRoot({ service: 'js-hard', logger: createLogger('js-hard', 'silent') }),
+        MessagingModule.forRoot({
+          url: infra.natsUrl,
+          prefix: infra.natsPrefix,
+          service: 'js-hard',
+          rpcTimeoutMs: 5000,
+          shutdownTimeoutMs: 5000,
+        }),
+      ],
+    }).compile();
+    await app.init();
+    js = app.get(JetStream);
+    nc = app.get<NatsConnection>(NATS_CONNECTION);
+    jsm = await nc.jetstreamManager();
+    await js.ensureStream(Streams.domainEvents);
+    await js.ensureStream(Streams.deadLetters);
+  });
+
+  afterAll(async () => {
+    for (const c of consumers) await c.stop();
+    await app?.close();
+    await infra?.teardown();
+    process.off('unhandledRejection', onUnhandled);
+  });
+
+  const lastDeadLetter = async (subject: string) => {
+    try {
+      const m = await jsm.streams.getMessage(js.streamName(Streams.deadLetters), {
+        last_by_subj: prefixedSubject(infra.natsPrefix, deadLetterSubject(subject)),
+      });
+      return codec.decode(m.data);
+    } catch {
+      return undefined;
+    }
+  };
+
+  it('parks a message that is not JSON at once, and goes on with the next one', async () => {
+    const seen: unknown[] = [];
+    consumers.push(
+      await js.consume({
+        stream: Streams.domainEvents,
+        durable: 'garbage',
+        filterSubject: 'events.garbage',
+        maxDeliver: 1,
+        handler: async (payload) => {
+          seen.push(payload);
+        },
+      }),
+    );
+    // Published around JetStream.publish, as a foreign or broken producer would.
+    await nc.jetstream().publish(prefixedSubject(infra.natsPrefix, 'events.garbage'), new TextEncoder().encode('{not json'));
+    await js.publish('events.garbage', { n: 2 });
+    const parked = await eventually('the dead letter', () => lastDeadLetter('events.garbage'));
+    expect(parked).toEqual({
+      subject: 'events.garbage',
+      error: expect.stringMatching(/^the message is not valid JSON/),
+      payload: '{not json',
+    });
+    await eventually('the next message', async () => (seen.length ? seen : undefined));
+    expect(seen).toEqual([{ n: 2 }]);
+    expect(unhandled).toEqual([]);
+  });
+
+  it('keeps consuming when the dead letter cannot be published', async () => {
+    const attempts: number[] = [];
+    const done: unknown[] = [];
+    consumers.push(
+      await js.consume({
+        stream: Streams.domainEvents,
+        durable: 'no-dlq',
+        filterSubject: 'events.nodlq',
+        maxDeliver: 1,
+        handler: async (payload: { fail: boolean }, meta) => {
+          attempts.push(meta.deliveryCount);
+          if (payload.fail) throw new Error('always fails');
+          done.push(payload);
+        },
+      }),
+    );
+    await jsm.streams.delete(js.streamName(Streams.deadLetters)); // nowhere to park it
+    try {
+      await js.publish('events.nodlq', { fail: true });
+      await eventually('the failing delivery', async () => (attempts.length ? true : undefined));
+      await js.publish('events.nodlq', { fail: false });
+      await eventually('the next message', async () => (done.length ? done : undefined));
+      expect(done).toEqual([{ fail: false }]);
+      expect(unhandled).toEqual([]);
+    } finally {
+      await js.ensureStream(Streams.deadLetters);
+    }
+  });
+});

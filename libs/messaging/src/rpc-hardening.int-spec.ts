@@ -1,0 +1,110 @@
+import 'reflect-metadata';
+import { Injectable } from '@nestjs/common';
+import { Test, type TestingModule } from '@nestjs/testing';
+import type { NatsConnection } from 'nats';
+import { DomainError, ErrorCode, type RpcContext } from '@docintel/contracts';
+import { createLogger, ObservabilityModule } from '@docintel/observability';
+import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
+import { MessagingModule } from './messaging.module';
+import { NATS_CONNECTION } from './nats.options';
+import { RpcClient } from './rpc-client';
+import { RpcHandler } from './rpc-handler.decorator';
+
+const S = {
+  huge: 'test.hardening.huge',
+  bigint: 'test.hardening.bigint',
+  echo: 'test.hardening.echo',
+};
+
+@Injectable()
+class HardeningHandlers {
+  @RpcHandler(S.huge)
+  huge(payload: { bytes: number }) {
+    return { padding: 'x'.repeat(payload.bytes) };
+  }
+
+  @RpcHandler(S.bigint)
+  bigint() {
+    return { n: BigInt(1) }; // JSON cannot hold it
+  }
+
+  @RpcHandler(S.echo)
+  echo(payload: unknown) {
+    return payload;
+  }
+}
+
+async function startApp(infra: TestInfrastructure, service: string, handlers: boolean): Promise<TestingModule> {
+  const ref = await Test.createTestingModule({
+    imports: [
+      ObservabilityModule.forRoot({ service, logger: createLogger(service, 'silent') }),
+      MessagingModule.forRoot({ url: infra.natsUrl, prefix: infra.natsPrefix, service, rpcTimeoutMs: 5000, shutdownTimeoutMs: 5000 }),
+    ],
+    providers: handlers ? [HardeningHandlers] : [],
+  }).compile();
+  await ref.init();
+  return ref;
+}
+
+async function rejection(p: Promise<unknown>): Promise<DomainError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).toBeInstanceOf(DomainError);
+    return err as DomainError;
+  }
+  throw new Error('expected the request to fail');
+}
+
+describe('RPC server: replies that cannot be sent', () => {
+  let infra: TestInfrastructure;
+  let server: TestingModule;
+  let clientApp: TestingModule;
+  let client: RpcClient;
+  let maxPayload: number;
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  const ctx = (requestId: string): RpcContext => ({ requestId });
+
+  beforeAll(async () => {
+    process.on('unhandledRejection', onUnhandled);
+    infra = await startTestInfrastructure('rpchard');
+    server = await startApp(infra, 'hardened', true);
+    clientApp = await startApp(infra, 'caller', false);
+    client = clientApp.get(RpcClient);
+    maxPayload = clientApp.get<NatsConnection>(NATS_CONNECTION).info?.max_payload as number;
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await clientApp?.close();
+    await infra?.teardown();
+    process.off('unhandledRejection', onUnhandled);
+  });
+
+  it('answers a reply larger than the NATS max payload with INTERNAL naming the sizes, and keeps serving', async () => {
+    expect(maxPayload).toBeGreaterThan(0);
+    const err = await rejection(client.request(S.huge, { bytes: maxPayload + 10 }, ctx('req-huge')));
+    expect(err.code).toBe(ErrorCode.INTERNAL);
+    expect(err.message).toMatch(
+      new RegExp(`^The reply is too large to send: \\d+ bytes, the messaging limit is ${maxPayload} bytes \\(error id [0-9a-f-]{36}\\)$`),
+    );
+    // The server is still there, and a reply that fits still goes through.
+    await expect(client.request(S.echo, { still: 'alive' }, ctx('req-after'))).resolves.toEqual({ still: 'alive' });
+    await expect(client.request(S.huge, { bytes: 1000 }, ctx('req-small'))).resolves.toEqual({ padding: 'x'.repeat(1000) });
+    expect(unhandled).toEqual([]);
+  });
+
+  it('answers a reply that JSON cannot encode with INTERNAL', async () => {
+    const err = await rejection(client.request(S.bigint, {}, ctx('req-bigint')));
+    expect(err.code).toBe(ErrorCode.INTERNAL);
+    expect(err.message).toMatch(/^Internal error \(error id [0-9a-f-]{36}\)$/);
+    expect(unhandled).toEqual([]);
+  });
+
+  it('refuses a request larger than the NATS max payload with PAYLOAD_TOO_LARGE', async () => {
+    const err = await rejection(client.request(S.echo, { padding: 'y'.repeat(maxPayload) }, ctx('req-too-big')));
+    expect(err.code).toBe(ErrorCode.PAYLOAD_TOO_LARGE);
+    expect(err.message).toBe(`The request is too large to pass to the test service (the messaging limit is ${maxPayload} bytes)`);
+  });
+});
