@@ -336,9 +336,14 @@ describe('gateway API', () => {
       }
     });
 
-    it.each(['3f1c5a52-2f7c-4b5e-8d4e-1a2b3c4d5e6f', 'not-a-uuid'])('answers 404 for provider %s', async (id) => {
+    it.each(['3f1c5a52-2f7c-4b5e-8d4e-1a2b3c4d5e6f'])('answers 404 for provider %s', async (id) => {
       const body = await errorBody(await stack.request(`/api/core/providers/${id}`, { token }), 404, 'NOT_FOUND');
       expect(body).toMatchObject({ error: 'Not Found', message: `Provider ${id} was not found` });
+    });
+
+    it('answers 400 naming the parameter for a provider id that is not a UUID', async () => {
+      const body = await errorBody(await stack.request('/api/core/providers/not-a-uuid', { token }), 400, 'VALIDATION_FAILED');
+      expect(body.details).toEqual([{ field: 'id', problem: 'must be a UUID' }]);
     });
 
     it('keeps a provider limited to one namespace out of the others', async () => {

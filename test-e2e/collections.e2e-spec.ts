@@ -147,7 +147,9 @@ describe('Collections API', () => {
 
   it('changes only the fields given in a PATCH', async () => {
     const c = await createCollection({ name: 'Draft', description: 'first', icon: 'pen' });
-    const renamed = await json<Collection>(await call('PATCH', `/api/core/collections/${c.id.id}`, bob, { name: 'Final' }), 200);
+    // Only the owner may change it; the other users of the namespace get 403.
+    await errorBody(await call('PATCH', `/api/core/collections/${c.id.id}`, bob, { name: 'Final' }), 403, 'FORBIDDEN');
+    const renamed = await json<Collection>(await call('PATCH', `/api/core/collections/${c.id.id}`, alice, { name: 'Final' }), 200);
     expect(renamed).toMatchObject({ name: 'Final', description: 'first', icon: 'pen', owner: c.owner });
     const described = await json<Collection>(
       await call('PATCH', `/api/core/collections/${c.id.id}`, alice, { description: 'second', icon: null }),
@@ -232,7 +234,7 @@ describe('Collections API', () => {
       const err = await errorBody(await call(method, path, eve, body), 404, 'NOT_FOUND');
       expect(err.message).toBe(`Collection ${mine.id.id} was not found`);
     }
-    await errorBody(await call('GET', '/api/core/collections/not-a-uuid', alice), 404, 'NOT_FOUND');
+    await errorBody(await call('GET', '/api/core/collections/not-a-uuid', alice), 400, 'VALIDATION_FAILED');
     expect((await getCollection(mine.id.id)).name).toBe('Mine');
   });
 

@@ -7,6 +7,7 @@ import { runService, serviceModule } from '@docintel/runtime';
 import { AllErrorsFilter } from './errors/all-errors.filter';
 import { GatewayEnv } from './gateway.env';
 import { installHttpHooks } from './http/http-hooks';
+import { installJsonBodyParser } from './http/json-body';
 import { serveOpenApi } from './http/openapi';
 import { ContractValidationPipe } from './http/validation.pipe';
 import { identityEntities } from './identity/identity.entities';
@@ -53,6 +54,8 @@ void runService({
     ),
   configure: async (app, env) => {
     installHttpHooks(app, app.get(Metrics));
+    // JSON bodies only (empty ones allowed, nesting capped); anything else but multipart gets 415.
+    installJsonBodyParser(app, env.JSON_BODY_LIMIT);
     // Multipart file parts stream (no buffering, no temp files); the file size limit gives 413.
     await app.register(multipart as never, {
       limits: { fileSize: env.MAX_UPLOAD_BYTES, files: 1, fields: 20, parts: 25 },

@@ -20,7 +20,7 @@ export class CollectionDto {
   @ApiProperty({ type: 'integer', format: 'int64', description: 'Epoch milliseconds' })
   createdTime: number;
 
-  @ApiProperty({ type: UserIdDto, description: 'The user who created it; only they may delete it' })
+  @ApiProperty({ type: UserIdDto, description: 'The user who created it; only they may update or delete it' })
   owner: UserIdDto;
 
   @ApiProperty({ type: EntityIdDto, description: 'entityType POLICY' })

@@ -106,6 +106,11 @@ describe('ListFilesQueryDto', () => {
     [{ sortOrder: 'down' }, 'sortOrder', 'must be ASC or DESC'],
     [{ page: '-1' }, 'page', 'must be 0 or greater'],
     [{ pageSize: '0' }, 'pageSize', 'must be between 1 and 1000'],
+    [{ page: '9223372036854775808' }, 'page', 'must be at most 2147483647'],
+    [{ page: '1e3' }, 'page', 'must be an integer'],
+    [{ pageSize: '1e3' }, 'pageSize', 'must be an integer'],
+    [{ pageSize: '0x10' }, 'pageSize', 'must be an integer'],
+    [{ providerId: 'a\u0000b' }, 'providerId', 'must not contain the NUL character (U+0000)'],
   ])('rejects %p naming %s', async (extra, field, problem) => {
     const details = await problemsOf(ListFilesQueryDto, { providerId: PROVIDER, page: '0', pageSize: '10', ...extra });
     expect(details).toEqual([{ field, problem }]);

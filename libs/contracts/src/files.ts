@@ -4,12 +4,9 @@ import {
   IsBoolean,
   IsDefined,
   IsIn,
-  IsInt,
   IsOptional,
   IsString,
-  Max,
   MaxLength,
-  Min,
   ValidateBy,
   ValidateNested,
   type ValidationOptions,
@@ -17,7 +14,7 @@ import {
 import type { ErrorDetail } from './errors';
 import { EntityIdDto, UserIdDto } from './identifiers';
 import { keyExtension, keyProblems } from './item-keys';
-import { MAX_PAGE_SIZE, PageDto, type Page } from './paging';
+import { IsPageNumber, IsPageSize, MAX_PAGE, MAX_PAGE_SIZE, PageDto, type Page } from './paging';
 
 /** The extensions POST /files accepts, canonical lower case without the dot. */
 export const SUPPORTED_EXTENSIONS = [
@@ -202,19 +199,14 @@ export class ListFilesQueryDto {
   @MaxLength(200)
   providerId: string;
 
-  @ApiProperty({ description: 'Page size', type: 'integer', format: 'int32' })
+  @ApiProperty({ description: 'Page size', type: 'integer', format: 'int32', minimum: 1, maximum: MAX_PAGE_SIZE })
   @IsDefined({ message: 'is required' })
-  @Type(() => Number)
-  @IsInt({ message: 'must be an integer' })
-  @Min(1, { message: `must be between 1 and ${MAX_PAGE_SIZE}` })
-  @Max(MAX_PAGE_SIZE, { message: `must be between 1 and ${MAX_PAGE_SIZE}` })
+  @IsPageSize()
   pageSize: number;
 
-  @ApiProperty({ description: 'Page number (0-based)', type: 'integer', format: 'int32' })
+  @ApiProperty({ description: 'Page number (0-based)', type: 'integer', format: 'int32', minimum: 0, maximum: MAX_PAGE })
   @IsDefined({ message: 'is required' })
-  @Type(() => Number)
-  @IsInt({ message: 'must be an integer' })
-  @Min(0, { message: 'must be 0 or greater' })
+  @IsPageNumber()
   page: number;
 
   @ApiPropertyOptional({ description: `Sort property: ${FILE_SORT_FIELDS.join(', ')}`, default: 'name' })

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { DomainError } from './errors';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageQueryDto, toPage } from './paging';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE, PageQueryDto, toPage } from './paging';
 import { ListProvidersQueryDto } from './providers';
 import { validatePayload } from './validation';
 
@@ -62,6 +62,38 @@ describe('PageQueryDto', () => {
     const details = await problemsOf(PageQueryDto, plain);
     expect(details).toContainEqual({ field, problem });
     expect(new Set(details.map((d) => d.field))).toEqual(new Set([field]));
+  });
+
+  it.each([
+    ['page', '9223372036854775808', `must be at most ${MAX_PAGE}`],
+    ['page', '2147483648', `must be at most ${MAX_PAGE}`],
+    ['page', '9'.repeat(400), `must be at most ${MAX_PAGE}`],
+    ['pageSize', '9223372036854775808', 'must be between 1 and 1000'],
+    ['page', '1e3', 'must be an integer'],
+    ['page', '0x10', 'must be an integer'],
+    ['page', ' 1', 'must be an integer'],
+    ['page', '+1', 'must be an integer'],
+    ['page', '', 'must be an integer'],
+    ['pageSize', '1e3', 'must be an integer'],
+    ['pageSize', '0x10', 'must be an integer'],
+    ['pageSize', '0b11', 'must be an integer'],
+    ['pageSize', '10.0', 'must be an integer'],
+  ])('rejects %s=%p with one problem naming the field', async (field, value, problem) => {
+    expect(await problemsOf(PageQueryDto, { [field]: value })).toEqual([{ field, problem }]);
+  });
+
+  it('accepts plain digits up to the largest page, so that page * pageSize stays exact', async () => {
+    const q = await validatePayload(PageQueryDto, { page: String(MAX_PAGE), pageSize: '0001000' });
+    expect(q).toMatchObject({ page: MAX_PAGE, pageSize: 1000 });
+    expect(Number.isSafeInteger(q.page * q.pageSize)).toBe(true);
+    expect(q.page * q.pageSize).toBeLessThan(2 ** 63);
+  });
+
+  it('takes numbers as they come in NATS payloads, within the same bounds', async () => {
+    expect(await validatePayload(PageQueryDto, { page: 2, pageSize: 5 })).toMatchObject({ page: 2, pageSize: 5 });
+    expect(await problemsOf(PageQueryDto, { page: 2 ** 63 })).toEqual([{ field: 'page', problem: `must be at most ${MAX_PAGE}` }]);
+    expect(await problemsOf(PageQueryDto, { page: 1.5 })).toEqual([{ field: 'page', problem: 'must be an integer' }]);
+    expect(await problemsOf(PageQueryDto, { pageSize: true })).toEqual([{ field: 'pageSize', problem: 'must be an integer' }]);
   });
 
   it('names every bad parameter at once', async () => {

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { IsArray, IsInt, IsOptional, IsString, Matches, Min, MinLength, ValidateNested, validate } from 'class-validator';
 import { DomainError, ErrorCode } from './errors';
-import { toErrorDetails, validatePayload } from './validation';
+import { MAX_JSON_DEPTH, toErrorDetails, unsafeValueProblems, validatePayload } from './validation';
 
 class Address {
   @IsString()
@@ -101,6 +101,57 @@ describe('validatePayload', () => {
     const again = DomainError.fromPayload(JSON.parse(JSON.stringify(err.toPayload())));
     expect(again).toBeInstanceOf(DomainError);
     expect(again).toMatchObject({ code: err.code, message: err.message, details: err.details });
+  });
+});
+
+/** `{"a":{"a":...}}` nested `levels` deep, built without recursion. */
+function nested(levels: number, leaf: unknown = 1): unknown {
+  let value = leaf;
+  for (let i = 0; i < levels; i++) value = i % 2 ? [value] : { a: value };
+  return value;
+}
+
+describe('validatePayload: NUL characters and nesting', () => {
+  const NUL = 'must not contain the NUL character (U+0000)';
+
+  it('refuses a NUL anywhere, naming the field with its path', async () => {
+    expect((await failure({ name: 'Wid\u0000gets', lines: [] })).details).toEqual([{ field: 'name', problem: NUL }]);
+    const deep = await failure({ name: 'Widgets', lines: [], extra: { mime_types: ['application/pdf', 'text/\u0000'] } });
+    expect(deep.details).toEqual([{ field: 'extra.mime_types[1]', problem: NUL }]);
+  });
+
+  it('refuses a NUL in a property name, even one the class would drop', async () => {
+    const err = await failure({ name: 'Widgets', lines: [], filter: { 'a\u0000b': 1 } });
+    expect(err.details).toEqual([{ field: 'filter["a\\u0000b"]', problem: `property name ${NUL}` }]);
+  });
+
+  it('reports every NUL field in document order', async () => {
+    const err = await failure({ name: '\u0000', lines: [{ quantity: '\u0000' }], address: { city: '\u0000', zip: '00000' } });
+    expect(err.details.map((d) => d.field)).toEqual(['name', 'lines[0].quantity', 'address.city']);
+  });
+
+  it(`accepts ${MAX_JSON_DEPTH} levels and refuses one more before class-transformer sees it`, async () => {
+    expect(unsafeValueProblems(nested(MAX_JSON_DEPTH))).toEqual([]);
+    expect(unsafeValueProblems({ extra: nested(MAX_JSON_DEPTH - 1) })).toEqual([]);
+    const err = await failure({ name: 'Widgets', lines: [], extra: nested(MAX_JSON_DEPTH) });
+    expect(err.details).toEqual([{ field: '(body)', problem: `is nested more than ${MAX_JSON_DEPTH} levels deep` }]);
+  });
+
+  it('survives a payload nested 100,000 deep (no recursion) with one problem', async () => {
+    const err = await failure({ name: 'Widgets', lines: nested(100_000) });
+    expect(err.code).toBe(ErrorCode.VALIDATION_FAILED);
+    expect(err.details).toEqual([{ field: '(body)', problem: `is nested more than ${MAX_JSON_DEPTH} levels deep` }]);
+  });
+
+  it('names a single value by the root given', () => {
+    expect(unsafeValueProblems('x\u0000', 'q')).toEqual([{ field: 'q', problem: NUL }]);
+    expect(unsafeValueProblems(['ok', 'x\u0000'], 'key')).toEqual([{ field: 'key[1]', problem: NUL }]);
+    expect(unsafeValueProblems('plain', 'q')).toEqual([]);
+    expect(unsafeValueProblems(undefined)).toEqual([]);
+  });
+
+  it('caps the number of NUL problems it lists', () => {
+    expect(unsafeValueProblems(Array.from({ length: 500 }, () => '\u0000'))).toHaveLength(20);
   });
 });
 

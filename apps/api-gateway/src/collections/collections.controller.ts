@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   AddFileToCollectionRequestDto,
@@ -16,12 +16,16 @@ import {
 } from '@docintel/contracts';
 import { RpcClient } from '@docintel/messaging';
 import { ApiErrors } from '../http/api-errors.decorator';
+import { UuidParam } from '../http/uuid-param';
 import { Caller } from '../identity/rpc-context.decorator';
 import { OwnerProfile } from '../files/owner-profile.decorator';
 
-const COLLECTION_ID = ApiParam({ name: 'id', type: 'string', description: 'Collection ID' });
+const COLLECTION_ID = ApiParam({ name: 'id', type: 'string', format: 'uuid', description: 'Collection ID' });
 
-/** Collections: named groups of IndexedFiles, visible to every user of the namespace. */
+/**
+ * Collections: named groups of IndexedFiles, visible to every user of the namespace, who may also
+ * add and remove files; only the owner may update or delete one.
+ */
 @ApiTags('Collections')
 @ApiBearerAuth('TOKEN')
 @Controller('api/core/collections')
@@ -47,7 +51,7 @@ export class CollectionsController {
     description: 'Creates a collection owned by the caller.',
   })
   @ApiCreatedResponse({ type: CollectionDto })
-  @ApiErrors(400, 401)
+  @ApiErrors(400, 401, 415)
   create(
     @Body() body: CreateCollectionRequestDto,
     @OwnerProfile() owner: OwnerProfileDto,
@@ -60,8 +64,8 @@ export class CollectionsController {
   @ApiOperation({ operationId: 'getCollection', summary: 'Get a collection' })
   @COLLECTION_ID
   @ApiOkResponse({ type: CollectionDto })
-  @ApiErrors(401, 404)
-  get(@Param('id') id: string, @Caller() ctx: RpcContext): Promise<CollectionDto> {
+  @ApiErrors(400, 401, 404)
+  get(@UuidParam('id') id: string, @Caller() ctx: RpcContext): Promise<CollectionDto> {
     return this.rpc.request(Subjects.indexing.collectionsGet, { collectionId: id }, ctx);
   }
 
@@ -69,12 +73,13 @@ export class CollectionsController {
   @ApiOperation({
     operationId: 'updateCollection',
     summary: 'Update a collection',
-    description: 'Only the fields present change; null clears description or icon.',
+    description:
+      'Only the fields present change; null clears description or icon. Only the owner may update a collection (403 for the others).',
   })
   @COLLECTION_ID
   @ApiOkResponse({ type: CollectionDto })
-  @ApiErrors(400, 401, 404)
-  update(@Param('id') id: string, @Body() body: UpdateCollectionRequestDto, @Caller() ctx: RpcContext): Promise<CollectionDto> {
+  @ApiErrors(400, 401, 403, 404, 415)
+  update(@UuidParam('id') id: string, @Body() body: UpdateCollectionRequestDto, @Caller() ctx: RpcContext): Promise<CollectionDto> {
     return this.rpc.request(Subjects.indexing.collectionsUpdate, { ...body, collectionId: id }, ctx);
   }
 
@@ -87,8 +92,8 @@ export class CollectionsController {
   })
   @COLLECTION_ID
   @ApiNoContentResponse({ description: 'Collection deleted' })
-  @ApiErrors(401, 403, 404)
-  async delete(@Param('id') id: string, @Caller() ctx: RpcContext): Promise<void> {
+  @ApiErrors(400, 401, 403, 404)
+  async delete(@UuidParam('id') id: string, @Caller() ctx: RpcContext): Promise<void> {
     await this.rpc.request(Subjects.indexing.collectionsDelete, { collectionId: id }, ctx);
   }
 
@@ -97,7 +102,7 @@ export class CollectionsController {
   @COLLECTION_ID
   @ApiOkResponse({ type: IndexedFilePageDto })
   @ApiErrors(400, 401, 404)
-  files(@Param('id') id: string, @Query() query: ListCollectionFilesQueryDto, @Caller() ctx: RpcContext): Promise<IndexedFilePageDto> {
+  files(@UuidParam('id') id: string, @Query() query: ListCollectionFilesQueryDto, @Caller() ctx: RpcContext): Promise<IndexedFilePageDto> {
     return this.rpc.request(Subjects.indexing.collectionFilesList, { ...query, collectionId: id }, ctx);
   }
 
@@ -109,8 +114,8 @@ export class CollectionsController {
   })
   @COLLECTION_ID
   @ApiCreatedResponse({ type: IndexedFileDto })
-  @ApiErrors(400, 401, 404)
-  addFile(@Param('id') id: string, @Body() body: AddFileToCollectionRequestDto, @Caller() ctx: RpcContext): Promise<IndexedFileDto> {
+  @ApiErrors(400, 401, 404, 415)
+  addFile(@UuidParam('id') id: string, @Body() body: AddFileToCollectionRequestDto, @Caller() ctx: RpcContext): Promise<IndexedFileDto> {
     return this.rpc.request(Subjects.indexing.collectionFilesAdd, { collectionId: id, fileId: body.fileId }, ctx);
   }
 
@@ -122,10 +127,10 @@ export class CollectionsController {
     description: 'The file itself is not deleted. Removing a file that is not in the collection answers 204 too.',
   })
   @COLLECTION_ID
-  @ApiParam({ name: 'fileId', type: 'string', description: 'File ID' })
+  @ApiParam({ name: 'fileId', type: 'string', format: 'uuid', description: 'File ID' })
   @ApiNoContentResponse({ description: 'File removed from collection' })
-  @ApiErrors(401, 404)
-  async removeFile(@Param('id') id: string, @Param('fileId') fileId: string, @Caller() ctx: RpcContext): Promise<void> {
+  @ApiErrors(400, 401, 404)
+  async removeFile(@UuidParam('id') id: string, @UuidParam('fileId') fileId: string, @Caller() ctx: RpcContext): Promise<void> {
     await this.rpc.request(Subjects.indexing.collectionFilesRemove, { collectionId: id, fileId }, ctx);
   }
 }

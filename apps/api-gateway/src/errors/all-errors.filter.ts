@@ -4,7 +4,13 @@ import { STATUS_CODES } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { DomainError, ErrorCode, type ErrorBody, type ErrorDetail } from '@docintel/contracts';
 import { LOGGER, type Logger } from '@docintel/observability';
+import { unsupportedMediaType } from '../http/json-body';
 import { codeOfStatus, HTTP_STATUS_OF } from './http-status';
+
+/** fastify's 415 for a body no parser reads; Nest hands it to the filter as an HttpException(415). */
+const isUnsupportedMediaType = (e: unknown): boolean =>
+  (e instanceof HttpException && e.getStatus() === 415) ||
+  (!!e && typeof e === 'object' && (e as FastifyLikeError).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE');
 
 interface FastifyLikeError {
   statusCode?: number;
@@ -32,6 +38,8 @@ export class AllErrorsFilter implements ExceptionFilter {
   }
 
   private toBody(exception: unknown, request: FastifyRequest): ErrorBody {
+    // A body no parser reads (form, text, none given with a body): fastify says only "Unsupported Media Type".
+    if (isUnsupportedMediaType(exception)) exception = unsupportedMediaType(request.headers['content-type']);
     const requestId = String(request.id);
     const make = (status: number, code: ErrorCode, message: string, details: ErrorDetail[] = []): ErrorBody => ({
       status,

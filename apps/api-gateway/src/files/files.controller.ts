@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiBearerAuth,
@@ -29,10 +29,11 @@ import {
 } from '@docintel/contracts';
 import { RpcClient } from '@docintel/messaging';
 import { ApiErrors } from '../http/api-errors.decorator';
+import { UuidParam } from '../http/uuid-param';
 import { Caller } from '../identity/rpc-context.decorator';
 import { OwnerProfile } from './owner-profile.decorator';
 
-const FILE_ID = ApiParam({ name: 'id', type: 'string', description: 'File ID' });
+const FILE_ID = ApiParam({ name: 'id', type: 'string', format: 'uuid', description: 'File ID' });
 
 const CONTENT_TYPES: Record<'markdown' | 'text', string> = {
   markdown: 'text/markdown; charset=utf-8',
@@ -67,7 +68,7 @@ export class FilesController {
       'Creating the same item again in the namespace returns the existing IndexedFile, unchanged, with 201 as well.',
   })
   @ApiCreatedResponse({ type: IndexedFileDto })
-  @ApiErrors(400, 401, 403, 404)
+  @ApiErrors(400, 401, 403, 404, 415)
   create(@Body() body: CreateFileRequestDto, @OwnerProfile() owner: OwnerProfileDto, @Caller() ctx: RpcContext): Promise<IndexedFileDto> {
     return this.rpc.request(Subjects.indexing.filesCreate, { providerId: body.providerId, key: body.key, owner }, ctx);
   }
@@ -76,8 +77,8 @@ export class FilesController {
   @ApiOperation({ operationId: 'getFile', summary: 'Get a file' })
   @FILE_ID
   @ApiOkResponse({ type: IndexedFileDto })
-  @ApiErrors(401, 404)
-  get(@Param('id') id: string, @Caller() ctx: RpcContext): Promise<IndexedFileDto> {
+  @ApiErrors(400, 401, 404)
+  get(@UuidParam('id') id: string, @Caller() ctx: RpcContext): Promise<IndexedFileDto> {
     return this.rpc.request(Subjects.indexing.filesGet, { fileId: id }, ctx);
   }
 
@@ -90,8 +91,8 @@ export class FilesController {
   })
   @FILE_ID
   @ApiNoContentResponse({ description: 'File deleted' })
-  @ApiErrors(401, 404)
-  async delete(@Param('id') id: string, @Caller() ctx: RpcContext): Promise<void> {
+  @ApiErrors(400, 401, 404)
+  async delete(@UuidParam('id') id: string, @Caller() ctx: RpcContext): Promise<void> {
     await this.rpc.request(Subjects.indexing.filesDelete, { fileId: id }, ctx);
   }
 
@@ -105,7 +106,7 @@ export class FilesController {
   @FILE_ID
   @ApiAcceptedResponse({ description: 'Reindexation requested' })
   @ApiErrors(400, 401, 404)
-  async reindex(@Param('id') id: string, @Query() query: ReindexQueryDto, @Caller() ctx: RpcContext): Promise<void> {
+  async reindex(@UuidParam('id') id: string, @Query() query: ReindexQueryDto, @Caller() ctx: RpcContext): Promise<void> {
     await this.rpc.request(Subjects.indexing.filesReindex, { fileId: id, reparse: query.reparse }, ctx);
   }
 
@@ -118,8 +119,8 @@ export class FilesController {
   })
   @FILE_ID
   @ApiAcceptedResponse({ description: 'Ontology recomputation requested' })
-  @ApiErrors(401, 404)
-  async recomputeOntologies(@Param('id') id: string, @Caller() ctx: RpcContext): Promise<void> {
+  @ApiErrors(400, 401, 404)
+  async recomputeOntologies(@UuidParam('id') id: string, @Caller() ctx: RpcContext): Promise<void> {
     await this.rpc.request(Subjects.indexing.filesRecomputeOntologies, { fileId: id }, ctx);
   }
 
@@ -131,8 +132,8 @@ export class FilesController {
   })
   @FILE_ID
   @ApiOkResponse({ type: [OntologyDto] })
-  @ApiErrors(401, 404)
-  ontologies(@Param('id') id: string, @Caller() ctx: RpcContext): Promise<OntologyDto[]> {
+  @ApiErrors(400, 401, 404)
+  ontologies(@UuidParam('id') id: string, @Caller() ctx: RpcContext): Promise<OntologyDto[]> {
     return this.rpc.request(Subjects.indexing.filesOntologies, { fileId: id }, ctx);
   }
 
@@ -156,7 +157,7 @@ export class FilesController {
   })
   @ApiErrors(400, 401, 404, 409, 413)
   async document(
-    @Param('id') id: string,
+    @UuidParam('id') id: string,
     @Query() query: DocumentQueryDto,
     @Caller() ctx: RpcContext,
     @Res({ passthrough: true }) reply: FastifyReply,

@@ -9,6 +9,7 @@ const DESCRIPTIONS: Record<number, string> = {
   404: 'Not found',
   409: 'Conflict',
   413: 'Payload too large',
+  415: 'Unsupported media type: a request body must be JSON (multipart/form-data for uploads)',
 };
 
 /** Documents error responses with the one error body shape. */

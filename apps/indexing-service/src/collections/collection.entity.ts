@@ -20,7 +20,7 @@ export class CollectionEntity {
   @Column('text', { nullable: true })
   icon: string | null;
 
-  /** The creator: the only user who may delete the collection. */
+  /** The creator: the only user who may update or delete the collection. */
   @Column('uuid', { name: 'owner_id' })
   ownerId: string;
 

@@ -7,7 +7,7 @@ import { FilesRepository } from '../files/files.repository';
 import { IndexedFileEntity } from '../files/indexed-file.entity';
 import { migrations } from '../migrations';
 import { CollectionEntity } from './collection.entity';
-import { CollectionsRepository, type NewCollection } from './collections.repository';
+import { CollectionsRepository, type CollectionPatch, type NewCollection } from './collections.repository';
 
 let infra: TestInfrastructure;
 let ds: DataSource;
@@ -96,24 +96,54 @@ describe('CollectionsRepository', () => {
   it('changes only the fields given; null clears description and icon', async () => {
     const ns = randomUUID();
     const { collection } = await collections.create(ns, collectionDraft({ name: 'n', description: 'd', icon: 'i' }));
-    expect((await collections.update(ns, collection.id, { description: 'd2' }))?.collection).toMatchObject({
+    const update = async (namespace: string, id: string, patch: CollectionPatch) => {
+      const result = await collections.updateOwned(namespace, id, alice.id, patch);
+      return result.outcome === 'updated' ? result.collection : null;
+    };
+    expect((await update(ns, collection.id, { description: 'd2' }))?.collection).toMatchObject({
       name: 'n',
       description: 'd2',
       icon: 'i',
     });
-    expect((await collections.update(ns, collection.id, { name: 'n2' }))?.collection).toMatchObject({
+    expect((await update(ns, collection.id, { name: 'n2' }))?.collection).toMatchObject({
       name: 'n2',
       description: 'd2',
       icon: 'i',
     });
-    expect((await collections.update(ns, collection.id, { icon: null }))?.collection).toMatchObject({
+    expect((await update(ns, collection.id, { icon: null }))?.collection).toMatchObject({
       name: 'n2',
       description: 'd2',
       icon: null,
     });
-    expect((await collections.update(ns, collection.id, {}))?.collection).toMatchObject({ name: 'n2' });
-    expect(await collections.update(randomUUID(), collection.id, { name: 'hijack' })).toBeNull();
-    expect(await collections.update(ns, randomUUID(), {})).toBeNull();
+    expect((await update(ns, collection.id, {}))?.collection).toMatchObject({ name: 'n2' });
+    expect(await update(randomUUID(), collection.id, { name: 'hijack' })).toBeNull();
+    expect(await update(ns, randomUUID(), {})).toBeNull();
+  });
+
+  it('lets only the owner update; another user of the namespace changes nothing', async () => {
+    const ns = randomUUID();
+    const { collection } = await collections.create(ns, collectionDraft({ name: 'mine', description: 'd', icon: 'i' }));
+    expect(await collections.updateOwned(ns, collection.id, bob.id, { name: 'hijack', icon: null })).toEqual({ outcome: 'not-owner' });
+    expect(await collections.updateOwned(ns, collection.id, bob.id, {})).toEqual({ outcome: 'not-owner' });
+    expect((await collections.findById(ns, collection.id))?.collection).toMatchObject({ name: 'mine', description: 'd', icon: 'i' });
+    // Another namespace does not learn that the collection exists, owner or not.
+    expect(await collections.updateOwned(randomUUID(), collection.id, alice.id, { name: 'x' })).toEqual({ outcome: 'missing' });
+    expect(await collections.updateOwned(ns, 'not-a-uuid', alice.id, { name: 'x' })).toEqual({ outcome: 'missing' });
+    const mine = await collections.updateOwned(ns, collection.id, alice.id, { name: 'still mine' });
+    expect(mine).toMatchObject({ outcome: 'updated', collection: { collection: { name: 'still mine', ownerId: alice.id } } });
+  });
+
+  it('decides concurrent updates by the owner and others on the locked row', async () => {
+    const ns = randomUUID();
+    const { collection } = await collections.create(ns, collectionDraft({ name: 'race' }));
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        collections.updateOwned(ns, collection.id, i % 2 ? bob.id : alice.id, { description: `by ${i % 2 ? 'bob' : 'alice'} ${i}` }),
+      ),
+    );
+    expect(outcomes.filter((o) => o.outcome === 'not-owner')).toHaveLength(5);
+    expect(outcomes.filter((o) => o.outcome === 'updated')).toHaveLength(5);
+    expect((await collections.findById(ns, collection.id))?.collection.description).toMatch(/^by alice \d$/);
   });
 
   it('lets only the owner delete; the files stay', async () => {

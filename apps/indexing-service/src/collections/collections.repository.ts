@@ -75,6 +75,7 @@ export interface CollectionListQuery {
 }
 
 export type DeleteOutcome = 'deleted' | 'not-owner' | 'missing';
+export type UpdateOutcome = { outcome: 'updated'; collection: CollectionWithCount } | { outcome: 'not-owner' } | { outcome: 'missing' };
 export type LinkOutcome = 'linked' | 'unlinked' | 'unchanged' | 'no-collection' | 'no-file';
 
 /**
@@ -135,24 +136,30 @@ export class CollectionsRepository {
     return { rows: rows.map(fromRow), total: count[0].n };
   }
 
-  /** Changes only the fields present in the patch; null when the namespace has no such collection. */
-  async update(namespace: string, id: string, patch: CollectionPatch): Promise<CollectionWithCount | null> {
-    if (!isUuid(id)) return null;
-    const sets: string[] = [];
-    const params: unknown[] = [namespace, id];
-    for (const column of ['name', 'description', 'icon'] as const) {
-      if (patch[column] === undefined) continue;
-      params.push(patch[column]);
-      sets.push(`${column} = $${params.length}`);
-    }
-    if (sets.length) {
-      const [, affected] = (await this.ds.query(
-        `UPDATE collections SET ${sets.join(', ')} WHERE namespace_id = $1 AND id = $2`,
-        params,
-      )) as [unknown, number];
-      if (!affected) return null;
-    }
-    return this.findById(namespace, id);
+  /**
+   * Changes only the fields present in the patch, when `userId` owns the collection. The owner is
+   * checked on the row locked for the update, so an ownership check and a change cannot interleave.
+   */
+  async updateOwned(namespace: string, id: string, userId: string, patch: CollectionPatch): Promise<UpdateOutcome> {
+    if (!isUuid(id)) return { outcome: 'missing' };
+    return this.ds.transaction(async (em) => {
+      const rows: Array<{ owner_id: string }> = await em.query(
+        `SELECT owner_id FROM collections WHERE namespace_id = $1 AND id = $2 FOR UPDATE`,
+        [namespace, id],
+      );
+      if (!rows.length) return { outcome: 'missing' };
+      if (rows[0].owner_id !== userId) return { outcome: 'not-owner' };
+      const sets: string[] = [];
+      const params: unknown[] = [namespace, id];
+      for (const column of ['name', 'description', 'icon'] as const) {
+        if (patch[column] === undefined) continue;
+        params.push(patch[column]);
+        sets.push(`${column} = $${params.length}`);
+      }
+      if (sets.length) await em.query(`UPDATE collections SET ${sets.join(', ')} WHERE namespace_id = $1 AND id = $2`, params);
+      const updated = await this.findById(namespace, id, em);
+      return updated ? { outcome: 'updated', collection: updated } : { outcome: 'missing' };
+    });
   }
 
   /** Deletes the collection when `userId` owns it; its files stay, only the links go. */

@@ -60,14 +60,19 @@ export class CollectionsService {
     return toCollectionDto(found);
   }
 
+  /**
+   * Only the owner may change a collection's name, description or icon (403 for the other users of
+   * the namespace, who still see it and may add or remove its files).
+   */
   async update(ctx: RpcContext, req: UpdateCollectionRequest): Promise<CollectionDto> {
-    const updated = await this.collections.update(requireNamespace(ctx), req.collectionId, {
+    const result = await this.collections.updateOwned(requireNamespace(ctx), req.collectionId, requireUser(ctx), {
       name: req.name,
       description: req.description,
       icon: req.icon,
     });
-    if (!updated) throw collectionNotFound(req.collectionId);
-    return toCollectionDto(updated);
+    if (result.outcome === 'missing') throw collectionNotFound(req.collectionId);
+    if (result.outcome === 'not-owner') throw DomainError.forbidden(`Only the owner of collection ${req.collectionId} may update it`);
+    return toCollectionDto(result.collection);
   }
 
   /** Only the owner may delete a collection (403 for the other users of the namespace); its files stay. */
