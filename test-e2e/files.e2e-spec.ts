@@ -75,7 +75,7 @@ describe('Files API', () => {
   let providerId: string;
 
   /** Uploads a file through the provider items API (multipart): a corpus document, or the given content. */
-  const putItem = async (key: string, source: { corpus?: string; content?: string } = {}): Promise<number> => {
+  const putItem = async (key: string, source: { corpus?: string; content?: string } = {}, token = alice): Promise<number> => {
     const bytes = source.corpus ? readFileSync(join(CORPUS, source.corpus)) : Buffer.from(source.content ?? `contents of ${key}\n`);
     const slash = key.lastIndexOf('/');
     const form = new FormData();
@@ -83,7 +83,7 @@ describe('Files API', () => {
     const directory = encodeURIComponent(key.slice(0, slash + 1));
     const res = await stack.request(`/api/core/providers/${providerId}/items?key=${directory}`, {
       method: 'POST',
-      token: alice,
+      token,
       body: form,
     });
     expect({ key, status: res.status }).toEqual({ key, status: 201 });
@@ -228,7 +228,7 @@ describe('Files API', () => {
 
     it('answers 404 for unknown ids and for files of another namespace, on every operation', async () => {
       await errorBody(await call('GET', '/api/core/files/3f0e7a43-6c8e-4a4e-9d1e-9f4b0d2f7c11', alice), 404, 'NOT_FOUND');
-      await errorBody(await call('GET', '/api/core/files/not-a-uuid', alice), 404, 'NOT_FOUND');
+      await errorBody(await call('GET', '/api/core/files/not-a-uuid', alice), 400, 'VALIDATION_FAILED');
       const id = shared.id.id;
       const attempts: Array<[string, string]> = [
         ['GET', `/api/core/files/${id}`],
@@ -247,6 +247,8 @@ describe('Files API', () => {
 
     it('lists nothing of another namespace, and a new file there is its own', async () => {
       expect((await list(`providerId=${providerId}&page=0&pageSize=100`, eve)).totalElements).toBe(0);
+      // Each namespace has its own part of the default provider: eve's item is her own upload.
+      await putItem('shared/report.docx', { corpus: 'docx/docling_word_sample.docx' }, eve);
       const theirs = await create('shared/report.docx', eve);
       expect(theirs.id.id).not.toBe(shared.id.id);
       expect(theirs.ownerEmail).toBe('eve@globex.test');
@@ -260,10 +262,10 @@ describe('Files API', () => {
 
     beforeAll(async () => {
       ns = await stack.token('sorting', 'sam@sorting.test');
-      await putItem('sort/b-medium.txt', { content: 'x'.repeat(200) });
-      await putItem('sort/A-large.json', { content: `"${'y'.repeat(500)}"` });
-      await putItem('sort/c-small.xml', { content: '<a>z</a>' });
-      await putItem('other/d-tiny.html', { content: '<p>' });
+      await putItem('sort/b-medium.txt', { content: 'x'.repeat(200) }, ns);
+      await putItem('sort/A-large.json', { content: `"${'y'.repeat(500)}"` }, ns);
+      await putItem('sort/c-small.xml', { content: '<a>z</a>' }, ns);
+      await putItem('other/d-tiny.html', { content: '<p>' }, ns);
       for (const k of keys) await create(k, ns);
     });
 

@@ -4,7 +4,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { errorBody } from './support/http';
-import { EventLog, ItemsApi, type Item } from './storage-support';
+import { EventLog, ItemsApi, NAMESPACE, type Item } from './storage-support';
 
 export interface ContractContext {
   /** The provider under test, as a caller of a namespace that may use it. */
@@ -18,6 +18,11 @@ export interface ContractContext {
   maxUploadBytes: number;
   /** Creates files quickly, beside the API (on disk or straight into the bucket). */
   seed(files: Array<{ key: string; body: string }>): Promise<void>;
+  /**
+   * A provider of the same type that gives each namespace its own root (LOCAL) or key prefix
+   * (S3): `a` is a caller of one namespace, `b` of another, both allowed to use it.
+   */
+  isolated: { a: ItemsApi; b: ItemsApi };
 }
 
 const MINUTE = 60;
@@ -384,7 +389,11 @@ export function itemsContract(label: string, context: () => ContractContext): vo
           'expirationMinutes',
         );
       }
-      await errorBody(await c.api.downloadUrl(`${base}dl/missing.txt`), 404, 'NOT_FOUND');
+      // As the reference API: a URL for any valid key, without a lookup; using it answers 404.
+      const missing = await c.api.downloadUrl(`${base}dl/missing.txt`);
+      expect(missing.status).toBe(200);
+      const { url } = (await missing.json()) as { url: string };
+      expect((await fetch(url)).status).toBe(404);
     });
 
     it('rejects folder and unsafe keys for upload-url, confirm and download-url (400 naming key)', async () => {
@@ -397,6 +406,158 @@ export function itemsContract(label: string, context: () => ContractContext): vo
 
     it('answers 413 to an upload-url request for a file over the limit', async () => {
       await errorBody(await c.api.uploadUrl({ key: `${base}presigned/huge.bin`, size: c.maxUploadBytes + 1 }), 413, 'PAYLOAD_TOO_LARGE');
+    });
+  });
+
+  describe('what clients of the reference API send', () => {
+    it("lists the root for key=/ exactly as for key='' or no key", async () => {
+      await c.api.upload(undefined, `${label.toLowerCase()}-slash-root.txt`, 'root', 'text/plain');
+      const none = await c.api.listOk();
+      expect(none.items.map((i) => i.key)).toContain(`${label.toLowerCase()}-slash-root.txt`);
+      expect(await c.api.listOk({ key: '/' })).toEqual(none);
+      expect(await c.api.listOk({ key: '' })).toEqual(none);
+      // A cursor of the root listing goes on with either spelling.
+      const first = await c.api.listOk({ key: '/', limit: 1 });
+      expect(first.nextCursor).toEqual(expect.any(String));
+      expect((await c.api.listOk({ key: '', limit: 1, cursor: first.nextCursor })).items).toEqual([none.items[1]]);
+    });
+
+    it('uploads into the root for key=/', async () => {
+      const res = await c.api.upload('/', `${label.toLowerCase()}-slash-upload.txt`, 'x', 'text/plain');
+      expect(res.status).toBe(201);
+      expect(await res.json()).toMatchObject({ key: `${label.toLowerCase()}-slash-upload.txt` });
+    });
+
+    it('still refuses other absolute directory keys (400 naming key)', async () => {
+      for (const key of ['//', '/a/', '/.']) {
+        expect((await errorBody(await c.api.list({ key }), 400, 'VALIDATION_FAILED')).details[0].field).toBe('key');
+      }
+    });
+  });
+
+  describe('the reserved staging folder', () => {
+    it('refuses an upload URL, a multipart upload, a folder and every other operation in it (400 naming key)', async () => {
+      for (const key of ['.docintel-staging/x.bin', '.DOCINTEL-STAGING/x.bin', '.docintel-staging']) {
+        expect((await errorBody(await c.api.uploadUrl({ key }), 400, 'VALIDATION_FAILED')).details[0].field).toBe('key');
+        expect((await errorBody(await c.api.downloadUrl(key), 400, 'VALIDATION_FAILED')).details[0].field).toBe('key');
+        expect((await errorBody(await c.api.confirm(key), 400, 'VALIDATION_FAILED')).details[0].field).toBe('key');
+        expect((await errorBody(await c.api.content(key), 400, 'VALIDATION_FAILED')).details[0].field).toBe('key');
+        expect((await errorBody(await c.api.delete(key), 400, 'VALIDATION_FAILED')).details[0].field).toBe('key');
+      }
+      const upload = await errorBody(await c.api.upload('.docintel-staging/', 'x.bin', 'x'), 400, 'VALIDATION_FAILED');
+      expect(upload.details[0].field).toBe('key');
+      expect((await errorBody(await c.api.createFolder('.docintel-staging/'), 400, 'VALIDATION_FAILED')).details[0].field).toBe('key');
+      expect((await errorBody(await c.api.list({ key: '.docintel-staging/' }), 400, 'VALIDATION_FAILED')).details[0].field).toBe('key');
+      await c.api.upload(`${base}staging/`, 'f.txt', 'f', 'text/plain');
+      expect((await errorBody(await c.api.rename(`${base}staging/`, '.docintel-staging'), 400, 'VALIDATION_FAILED')).details[0].field).toBe(
+        'newName',
+      );
+    });
+  });
+
+  describe('control characters in media types and file names', () => {
+    it('refuses CR, LF or another control character in the mediaType of an upload URL (400 naming mediaType)', async () => {
+      for (const mediaType of ['text/plain\r\nX-Injected: yes', 'text/plain\n', 'text/\u0000plain', 'text/plain\u0085']) {
+        const body = await errorBody(await c.api.uploadUrl({ key: `${base}ctl/a.txt`, mediaType }), 400, 'VALIDATION_FAILED');
+        expect(body.details.map((d) => d.field)).toEqual(['mediaType']);
+      }
+      expect((await c.api.uploadUrl({ key: `${base}ctl/a.txt`, mediaType: 'text/plain; charset=utf-8' })).status).toBe(200);
+    });
+
+    it('refuses a multipart file name with CR, LF or another control character (400 naming file)', async () => {
+      const part = (disposition: string, type = 'text/plain') =>
+        `--docintel-e2e-raw\r\nContent-Disposition: form-data; name="file"; ${disposition}\r\nContent-Type: ${type}\r\n\r\nbody\r\n--docintel-e2e-raw--\r\n`;
+      for (const disposition of [
+        "filename*=UTF-8''evil%0D%0Aname.txt",
+        "filename*=UTF-8''evil%0Aname.txt",
+        "filename*=UTF-8''tab%09name.txt",
+        "filename*=UTF-8''nel%C2%85name.txt",
+        'filename="bell\u0007name.txt"',
+      ]) {
+        const body = await errorBody(await c.api.uploadRaw(`${base}ctl/`, part(disposition)), 400, 'VALIDATION_FAILED');
+        expect({ disposition, fields: body.details.map((d) => d.field) }).toEqual({ disposition, fields: ['file'] });
+      }
+      // The part's own Content-Type becomes the stored media type: no control characters there either.
+      const typed = await errorBody(
+        await c.api.uploadRaw(`${base}ctl/`, part('filename="ok.txt"', 'text/plain\u0001x')),
+        400,
+        'VALIDATION_FAILED',
+      );
+      expect(typed.details.map((d) => d.field)).toEqual(['file']);
+      expect(await c.api.keys(`${base}ctl/`)).toEqual([]);
+    });
+  });
+
+  describe('namespaces in a provider with a place per namespace', () => {
+    const dir = `${base}ns/`;
+
+    it('keeps the same key in two namespaces as two different items', async () => {
+      const { a, b } = c.isolated;
+      expect((await a.upload(dir, 'same.txt', 'from A', 'text/plain')).status).toBe(201);
+      expect((await b.upload(dir, 'same.txt', 'from B, longer', 'text/plain')).status).toBe(201);
+      expect(await (await a.content(`${dir}same.txt`)).text()).toBe('from A');
+      expect(await (await b.content(`${dir}same.txt`)).text()).toBe('from B, longer');
+      expect((await a.listOk({ key: dir })).items).toEqual([expect.objectContaining({ key: `${dir}same.txt`, size: 6 })]);
+      expect((await b.listOk({ key: dir })).items).toEqual([expect.objectContaining({ key: `${dir}same.txt`, size: 14 })]);
+    });
+
+    it('never lets B list, read, download, delete, rename or presign what only A has', async () => {
+      const { a, b } = c.isolated;
+      const key = `${dir}a-only/secret.txt`;
+      expect((await a.upload(`${dir}a-only/`, 'secret.txt', 'A secret', 'text/plain')).status).toBe(201);
+      expect(await b.listOk({ key: `${dir}a-only/` })).toEqual({ items: [] });
+      expect((await b.listOk({ key: dir })).items.map((i) => i.key)).not.toContain(`${dir}a-only/`);
+      await errorBody(await b.content(key), 404, 'NOT_FOUND');
+      await errorBody(await b.delete(key), 404, 'NOT_FOUND');
+      await errorBody(await b.delete(`${dir}a-only/`), 404, 'NOT_FOUND');
+      await errorBody(await b.rename(key, 'stolen.txt'), 404, 'NOT_FOUND');
+      await errorBody(await b.confirm(key), 404, 'NOT_FOUND');
+      // B's download URL for the key is a URL into B's own part: nothing there.
+      const down = (await (await b.downloadUrl(key)).json()) as { url: string };
+      expect((await fetch(down.url)).status).toBe(404);
+      // B's upload URL writes into B's part, never over A's file.
+      const up = (await (await b.uploadUrl({ key })).json()) as { url: string };
+      expect((await put(up.url, Buffer.from('overwritten by B'), 'text/plain')).status).toBe(200);
+      expect(await (await a.content(key)).text()).toBe('A secret');
+      expect(await (await b.content(key)).text()).toBe('overwritten by B');
+      // A's download URL still gives A's bytes.
+      const mine = (await (await a.downloadUrl(key)).json()) as { url: string };
+      expect(await (await fetch(mine.url)).text()).toBe('A secret');
+      expect(await a.keys(`${dir}a-only/`)).toEqual([key]);
+    });
+
+    it('refuses keys that climb out of the namespace root or are absolute (400 naming key)', async () => {
+      const { b } = c.isolated;
+      for (const key of ['../acme/x.txt', `../${dir}same.txt`, '/acme/x.txt', '/x.txt', 'a/../../x.txt', '..']) {
+        expect((await errorBody(await b.content(key), 400, 'VALIDATION_FAILED')).details[0].field).toBe('key');
+        expect((await errorBody(await b.delete(key), 400, 'VALIDATION_FAILED')).details[0].field).toBe('key');
+        expect((await errorBody(await b.uploadUrl({ key }), 400, 'VALIDATION_FAILED')).details[0].field).toBe('key');
+        expect((await errorBody(await b.downloadUrl(key), 400, 'VALIDATION_FAILED')).details[0].field).toBe('key');
+      }
+      for (const key of ['../', '../acme/', '/acme/']) {
+        expect((await errorBody(await b.list({ key }), 400, 'VALIDATION_FAILED')).details[0].field).toBe('key');
+      }
+    });
+
+    it('does not carry a cursor from one namespace over to the other', async () => {
+      const { a, b } = c.isolated;
+      await a.upload(`${dir}paged/`, '1.txt', '1', 'text/plain');
+      await a.upload(`${dir}paged/`, '2.txt', '2', 'text/plain');
+      await b.upload(`${dir}paged/`, '1.txt', '1', 'text/plain');
+      await b.upload(`${dir}paged/`, '2.txt', '2', 'text/plain');
+      const first = await a.listOk({ key: `${dir}paged/`, limit: 1 });
+      const body = await errorBody(await b.list({ key: `${dir}paged/`, limit: 1, cursor: first.nextCursor }), 400, 'VALIDATION_FAILED');
+      expect(body.details[0].field).toBe('cursor');
+    });
+
+    it('names the namespace in the item events', async () => {
+      const { a } = c.isolated;
+      await a.upload(`${dir}events/`, 'e.txt', 'e', 'text/plain');
+      const created = await c.events.waitFor(
+        (e) =>
+          e.subject === 'events.storage.item.created' && e.payload.key === `${dir}events/e.txt` && e.payload.providerId === a.providerId,
+      );
+      expect(created.payload.namespace).toBe(NAMESPACE);
     });
   });
 

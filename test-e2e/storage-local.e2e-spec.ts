@@ -21,11 +21,13 @@ import {
 
 const DOCS_ID = '0b6a4f0e-6f1e-4c55-9a57-3f1c2b7d8e01';
 const PRIVATE_ID = '0b6a4f0e-6f1e-4c55-9a57-3f1c2b7d8e02';
+const ISOLATED_ID = '0b6a4f0e-6f1e-4c55-9a57-3f1c2b7d8e03';
 
 describe('provider items on a LOCAL provider', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'docintel-local-items-'));
   const docsRoot = join(scratch, 'docs');
   const privateRoot = join(scratch, 'private');
+  const isolatedRoot = join(scratch, 'isolated');
   const outside = join(scratch, 'outside');
   let s: StorageStack;
   let api: ItemsApi;
@@ -38,6 +40,7 @@ describe('provider items on a LOCAL provider', () => {
     s = await startStorageStack('storagelocal', [
       { id: DOCS_ID, name: 'Docs', type: 'LOCAL', root: docsRoot },
       { id: PRIVATE_ID, name: 'Private', type: 'LOCAL', root: privateRoot, namespaces: [OTHER_NAMESPACE] },
+      { id: ISOLATED_ID, name: 'Per namespace', type: 'LOCAL', root: isolatedRoot, namespaceRoot: '{namespace}' },
     ]);
     api = new ItemsApi(s.stack, DOCS_ID, s.token);
     events = await EventLog.open(s.stack);
@@ -61,7 +64,24 @@ describe('provider items on a LOCAL provider', () => {
         writeFileSync(join(docsRoot, f.key), f.body);
       }
     },
+    isolated: { a: new ItemsApi(s.stack, ISOLATED_ID, s.token), b: new ItemsApi(s.stack, ISOLATED_ID, s.otherToken) },
   }));
+
+  it('keeps each namespace of a per-namespace provider in its own directory under the root', async () => {
+    const a = new ItemsApi(s.stack, ISOLATED_ID, s.token);
+    const b = new ItemsApi(s.stack, ISOLATED_ID, s.otherToken);
+    expect((await a.upload('disk/', 'same.txt', 'A bytes', 'text/plain')).status).toBe(201);
+    expect((await b.upload('disk/', 'same.txt', 'B bytes', 'text/plain')).status).toBe(201);
+    expect(readFileSync(join(isolatedRoot, NAMESPACE, 'disk', 'same.txt'), 'utf8')).toBe('A bytes');
+    expect(readFileSync(join(isolatedRoot, OTHER_NAMESPACE, 'disk', 'same.txt'), 'utf8')).toBe('B bytes');
+    expect(existsSync(join(isolatedRoot, 'disk'))).toBe(false);
+    // A link planted in A's directory towards B's is not followed: the namespace root is the boundary.
+    symlinkSync(join(isolatedRoot, OTHER_NAMESPACE, 'disk'), join(isolatedRoot, NAMESPACE, 'to-b'));
+    expect(await a.keys()).not.toContain('to-b/');
+    await errorBody(await a.content('to-b/same.txt'), 404, 'NOT_FOUND');
+    await errorBody(await a.delete('to-b/same.txt'), 404, 'NOT_FOUND');
+    expect(readFileSync(join(isolatedRoot, OTHER_NAMESPACE, 'disk', 'same.txt'), 'utf8')).toBe('B bytes');
+  });
 
   it('lets the namespace the provider is shared with use it', async () => {
     const other = new ItemsApi(s.stack, PRIVATE_ID, s.otherToken);
@@ -71,9 +91,10 @@ describe('provider items on a LOCAL provider', () => {
   });
 
   it('answers 404 for a provider that does not exist', async () => {
-    for (const id of ['0b6a4f0e-6f1e-4c55-9a57-3f1c2b7d8eff', 'not-a-uuid']) {
-      await errorBody(await new ItemsApi(s.stack, id, s.token).list(), 404, 'NOT_FOUND');
-    }
+    await errorBody(await new ItemsApi(s.stack, '0b6a4f0e-6f1e-4c55-9a57-3f1c2b7d8eff', s.token).list(), 404, 'NOT_FOUND');
+    // An id that is not a UUID names no provider: 400 naming the parameter.
+    const bad = await errorBody(await new ItemsApi(s.stack, 'not-a-uuid', s.token).list(), 400, 'VALIDATION_FAILED');
+    expect(bad.details).toEqual([{ field: 'providerId', problem: 'must be a UUID' }]);
   });
 
   it('writes the bytes under the provider root, as the key says', async () => {
@@ -96,7 +117,9 @@ describe('provider items on a LOCAL provider', () => {
       expect(await api.listOk({ key: 'escape/' })).toEqual({ items: [] });
       await errorBody(await api.content('escape/secret.txt'), 404, 'NOT_FOUND');
       await errorBody(await api.content('escape-file.txt'), 404, 'NOT_FOUND');
-      await errorBody(await api.downloadUrl('escape/secret.txt'), 404, 'NOT_FOUND');
+      // A download URL is presigned without a lookup (as the reference API does); using it gives 404.
+      const link = (await (await api.downloadUrl('escape/secret.txt')).json()) as { url: string };
+      expect((await fetch(link.url)).status).toBe(404);
     });
 
     it('does not write, rename or delete through it', async () => {

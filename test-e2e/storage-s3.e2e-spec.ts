@@ -3,12 +3,16 @@ import { connect as netConnect } from 'node:net';
 import { startS3Server, type TestS3Server } from '@docintel/testing';
 import { itemsContract, put, type ContractContext } from './storage-contract';
 import { errorBody } from './support/http';
-import { EventLog, eventually, ItemsApi, OTHER_NAMESPACE, startStorageStack, type StorageStack } from './storage-support';
+import { EventLog, eventually, ItemsApi, NAMESPACE, OTHER_NAMESPACE, startStorageStack, type StorageStack } from './storage-support';
 
 const DOCS_ID = '6c1d2e3f-4a5b-4c6d-8e7f-901a2b3c4d01';
 const HIDDEN_ID = '6c1d2e3f-4a5b-4c6d-8e7f-901a2b3c4d02';
+const ISOLATED_ID = '6c1d2e3f-4a5b-4c6d-8e7f-901a2b3c4d03';
+const MAPPED_ID = '6c1d2e3f-4a5b-4c6d-8e7f-901a2b3c4d04';
 const BUCKET = 'docintel-e2e';
 const HIDDEN_BUCKET = 'docintel-e2e-hidden';
+/** Shared by the per-namespace providers: each namespace under its own prefix. */
+const TENANTS_BUCKET = 'docintel-e2e-tenants';
 /** Above the driver's 8 MiB part size, so that a broken-off upload has a multipart upload to abort. */
 const MAX_UPLOAD_BYTES = 24 * 1024 * 1024;
 
@@ -23,6 +27,7 @@ describe('provider items on an S3 provider', () => {
     s3 = await startS3Server();
     await s3.createBucket(BUCKET);
     await s3.createBucket(HIDDEN_BUCKET);
+    await s3.createBucket(TENANTS_BUCKET);
     const endpoint = new URL(s3.endpoint);
     client = new Client({
       endPoint: endpoint.hostname,
@@ -39,6 +44,23 @@ describe('provider items on an S3 provider', () => {
       [
         { id: DOCS_ID, name: 'Bucket', type: 'S3', bucketName: BUCKET, ...settings },
         { id: HIDDEN_ID, name: 'Hidden bucket', type: 'S3', bucketName: HIDDEN_BUCKET, namespaces: [OTHER_NAMESPACE], ...settings },
+        {
+          id: ISOLATED_ID,
+          name: 'Tenants',
+          type: 'S3',
+          bucketName: TENANTS_BUCKET,
+          prefix: 'docintel/',
+          namespacePrefix: 'ns/{namespace}/',
+          ...settings,
+        },
+        {
+          id: MAPPED_ID,
+          name: 'Mapped',
+          type: 'S3',
+          bucketName: TENANTS_BUCKET,
+          namespaces: { [NAMESPACE]: { prefix: 'mapped-acme/' } },
+          ...settings,
+        },
       ],
       { MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES) },
     );
@@ -67,7 +89,39 @@ describe('provider items on an S3 provider', () => {
         }),
       );
     },
+    isolated: { a: new ItemsApi(s.stack, ISOLATED_ID, s.token), b: new ItemsApi(s.stack, ISOLATED_ID, s.otherToken) },
   }));
+
+  it('keeps each namespace of a per-namespace provider under its own key prefix, and hands out URLs inside it', async () => {
+    const a = new ItemsApi(s.stack, ISOLATED_ID, s.token);
+    const b = new ItemsApi(s.stack, ISOLATED_ID, s.otherToken);
+    expect((await a.upload('objects/', 'same.txt', 'A bytes', 'text/plain')).status).toBe(201);
+    expect((await b.upload('objects/', 'same.txt', 'B bytes', 'text/plain')).status).toBe(201);
+    const read = async (key: string) => {
+      const chunks: Buffer[] = [];
+      for await (const c of await client.getObject(TENANTS_BUCKET, key)) chunks.push(c as Buffer);
+      return Buffer.concat(chunks).toString();
+    };
+    expect(await read(`docintel/ns/${NAMESPACE}/objects/same.txt`)).toBe('A bytes');
+    expect(await read(`docintel/ns/${OTHER_NAMESPACE}/objects/same.txt`)).toBe('B bytes');
+    // Keys stay relative to the namespace's prefix; presigned URLs point inside it.
+    expect(await a.listOk({ key: 'objects/' })).toMatchObject({ items: [{ key: 'objects/same.txt' }] });
+    const up = (await (await b.uploadUrl({ key: 'objects/direct.txt' })).json()) as { url: string };
+    expect(up.url.startsWith(`${s3.endpoint}/${TENANTS_BUCKET}/docintel/ns/${OTHER_NAMESPACE}/objects/direct.txt?`)).toBe(true);
+  });
+
+  it('lets only the namespaces of a mapping use a provider, each at its own prefix', async () => {
+    const acme = new ItemsApi(s.stack, MAPPED_ID, s.token);
+    expect((await acme.upload('', 'm.txt', 'mapped', 'text/plain')).status).toBe(201);
+    expect((await client.statObject(TENANTS_BUCKET, 'mapped-acme/m.txt')).size).toBe(6);
+    await errorBody(await new ItemsApi(s.stack, MAPPED_ID, s.otherToken).list(), 403, 'FORBIDDEN');
+    const visible = async (token: string) =>
+      (
+        (await (await s.stack.request('/api/core/providers?pageSize=100', { token })).json()) as { data: Array<{ id: { id: string } }> }
+      ).data.map((p) => p.id.id);
+    expect(await visible(s.token)).toContain(MAPPED_ID);
+    expect(await visible(s.otherToken)).not.toContain(MAPPED_ID);
+  });
 
   it('stores uploads as objects in the bucket, with their content type', async () => {
     expect((await api.upload('objects/', 'note.md', '# hi', 'text/markdown')).status).toBe(201);

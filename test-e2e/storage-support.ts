@@ -18,7 +18,7 @@ export interface ProviderEntry {
   id: string;
   name: string;
   type: 'LOCAL' | 'S3';
-  namespaces?: string[];
+  namespaces?: string[] | Record<string, { root?: string; prefix?: string } | null>;
   [setting: string]: unknown;
 }
 
@@ -130,6 +130,16 @@ export class ItemsApi {
     const form = new FormData();
     form.append(part, new Blob([bytes], { type }), name);
     return this.stack.request(this.path('', { key: directory }), { method: 'POST', token: this.token, body: form });
+  }
+
+  /** A multipart body written by hand (part headers as given), for what FormData cannot send. */
+  uploadRaw(directory: string | undefined, body: string | Buffer, boundary = 'docintel-e2e-raw'): Promise<Response> {
+    return this.stack.request(this.path('', { key: directory }), {
+      method: 'POST',
+      token: this.token,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
   }
 
   createFolder(key: string): Promise<Response> {

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
+import { IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, NotContains } from 'class-validator';
 import { ServiceEnv } from '@docintel/runtime';
 
 export const DEFAULT_MAX_UPLOAD_BYTES = 5 * 1024 ** 3;
@@ -10,16 +10,20 @@ export class StorageEnv extends ServiceEnv {
   @IsString()
   PROVIDERS_FILE?: string;
 
+  /** Root of the default LOCAL provider; each namespace gets its own directory under it (`<root>/<namespace>`). */
   @IsString()
   STORAGE_ROOT = './data/storage';
 
   /**
    * Key for the HMAC of transfer grants, LOCAL presigned URLs and list cursors. Every storage
-   * replica must share it. Unset: a development default derived from DATABASE_URL (logged as a warning).
+   * replica must share it. Unset: a random secret generated on the first start and stored in the
+   * storage schema (table `secrets`), which every replica reads.
    */
   @IsOptional()
   @IsString()
   @MinLength(32, { message: 'must be at least 32 characters (for example: openssl rand -hex 32)' })
+  // deploy/secret.example.yaml's placeholder is public: a secret anyone can read signs nothing.
+  @NotContains('CHANGE-ME', { message: 'is the example placeholder; generate a secret with openssl rand -hex 32' })
   STORAGE_SIGNING_SECRET?: string;
 
   /** Base URL clients use to reach the gateway; LOCAL presigned URLs point there. */

@@ -14,7 +14,28 @@ export const MAX_SEGMENT_BYTES = 255;
  */
 export type KeyKind = 'directory' | 'folder' | 'file' | 'item';
 
-const CONTROL = /[\u0000-\u001f\u007f]/;
+/** C0 controls (NUL, TAB, CR, LF, ...), DEL and the C1 controls. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * The folder at the top of every provider (and of every namespace's part of it) where uploads in
+ * progress are staged. No key may name it or anything under it, in any letter case (case-insensitive
+ * file systems): it is never listed, read, written or presigned.
+ */
+export const RESERVED_STAGING_DIR = '.docintel-staging';
+
+/** Whether a string holds a control character (C0, DEL or C1): CR and LF included. */
+export function hasControlCharacters(value: string): boolean {
+  return CONTROL.test(value);
+}
+
+/**
+ * A directory key as clients may spell it: `/` (what clients of the reference API send for the
+ * root) means the root, exactly as `''` or no key does. Every other key is kept as it is.
+ */
+export function normalizeDirectoryKey(key: string | undefined | null): string {
+  return key === undefined || key === null || key === '/' ? '' : key;
+}
 
 /**
  * Checks a provider item key; returns the problems (empty when the key is valid). Keys are
@@ -34,6 +55,9 @@ export function keyProblems(key: unknown, kind: KeyKind, field = 'key'): ErrorDe
   if (kind === 'folder' && !isFolder) return problem("must end with '/'");
   if (kind === 'file' && isFolder) return problem("must not end with '/' (it names a file)");
   const segments = (isFolder ? key.slice(0, -1) : key).split('/');
+  if (segments[0].toLowerCase() === RESERVED_STAGING_DIR) {
+    return problem(`must not name ${RESERVED_STAGING_DIR}/, which is reserved for uploads in progress`);
+  }
   for (const s of segments) {
     if (s === '') return problem('must not contain empty path segments (//)');
     if (s === '.' || s === '..') return problem("must not contain '.' or '..' segments");
@@ -60,4 +84,18 @@ export function keyExtension(key: string): string {
   const name = keyName(key);
   const i = name.lastIndexOf('.');
   return i <= 0 ? '' : name.slice(i + 1).toLowerCase();
+}
+
+/** Longest media type accepted (upload-url `mediaType`, a multipart part's Content-Type). */
+export const MAX_MEDIA_TYPE_LENGTH = 255;
+
+/**
+ * Checks a media type a client gives for a file (it becomes the stored Content-Type, a header):
+ * no control characters, CR and LF included, and at most 255 characters.
+ */
+export function mediaTypeProblems(value: unknown, field = 'mediaType'): ErrorDetail[] {
+  if (typeof value !== 'string') return [{ field, problem: 'must be a string' }];
+  if (CONTROL.test(value)) return [{ field, problem: 'must not contain control characters (such as CR or LF)' }];
+  if (value.length > MAX_MEDIA_TYPE_LENGTH) return [{ field, problem: `must be at most ${MAX_MEDIA_TYPE_LENGTH} characters` }];
+  return [];
 }

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { MAX_MEDIA_TYPE_LENGTH } from './item-keys';
 
 export const DEFAULT_ITEMS_LIMIT = 50;
 export const MAX_ITEMS_LIMIT = 1000;
@@ -8,6 +9,10 @@ export const DEFAULT_DOWNLOAD_MINUTES = 15;
 export const MAX_DOWNLOAD_MINUTES = 7 * 24 * 60;
 
 export type ProviderItemType = 'FILE' | 'FOLDER';
+
+/** A media type without control characters (it becomes a stored Content-Type header): see mediaTypeProblems. */
+const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
+const NO_CONTROL_MESSAGE = 'must not contain control characters (such as CR or LF)';
 
 /** A file or folder inside a provider. Folders have no size, extension or mediaType. */
 export class ProviderItemDto {
@@ -42,7 +47,11 @@ export class ListItemsResponseDto {
 }
 
 export class ListItemsQueryDto {
-  @ApiPropertyOptional({ type: 'string', description: "Directory key: '' for the root, or a folder key ending in '/'", default: '' })
+  @ApiPropertyOptional({
+    type: 'string',
+    description: "Directory key: '' (or '/') for the root, or a folder key ending in '/'",
+    default: '',
+  })
   @IsOptional()
   @IsString({ message: 'must be a string' })
   key = '';
@@ -76,7 +85,11 @@ export class ItemReferenceDto {
 }
 
 export class UploadQueryDto {
-  @ApiPropertyOptional({ type: 'string', description: "Target directory: '' or a folder key ending in '/'", default: '' })
+  @ApiPropertyOptional({
+    type: 'string',
+    description: "Target directory: '' (or '/') for the root, or a folder key ending in '/'",
+    default: '',
+  })
   @IsOptional()
   @IsString({ message: 'must be a string' })
   key = '';
@@ -102,7 +115,8 @@ export class UploadUrlRequestDto {
   @ApiPropertyOptional({ description: 'Media type' })
   @IsOptional()
   @IsString({ message: 'must be a string' })
-  @MaxLength(255)
+  @Matches(NO_CONTROL_CHARACTERS, { message: NO_CONTROL_MESSAGE })
+  @MaxLength(MAX_MEDIA_TYPE_LENGTH, { message: `must be at most ${MAX_MEDIA_TYPE_LENGTH} characters` })
   mediaType?: string;
 }
 
@@ -148,6 +162,11 @@ export class ContentQueryDto {
 /** Domain events storage emits on JetStream (stream DOMAIN_EVENTS), so indexing can follow items. */
 export interface ProviderItemEvent {
   providerId: string;
+  /**
+   * The namespace whose part of the provider changed: keys are relative to that namespace's root,
+   * so the same key in two namespaces names two different items.
+   */
+  namespace?: string;
   key: string;
   type: ProviderItemType;
   /** Present on renames: the key before. */
@@ -210,7 +229,8 @@ export class TransferTargetRequest extends ItemKeyRequest {
 
   @IsOptional()
   @IsString({ message: 'must be a string' })
-  @MaxLength(255)
+  @Matches(NO_CONTROL_CHARACTERS, { message: NO_CONTROL_MESSAGE })
+  @MaxLength(MAX_MEDIA_TYPE_LENGTH, { message: `must be at most ${MAX_MEDIA_TYPE_LENGTH} characters` })
   contentType?: string;
 
   /** Upper bound on the bytes the caller will send (put). */

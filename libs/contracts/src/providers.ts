@@ -6,6 +6,16 @@ import { PageDto, PageQueryDto, type Page } from './paging';
 export const PROVIDER_TYPES = ['LOCAL', 'S3'] as const;
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
 
+/**
+ * What a namespace name may be (identity refuses any other when it creates a namespace): 1-63
+ * letters, digits, '.', '_' or '-', starting with a letter or digit. Such a name is always a safe
+ * single path segment, so storage can use it to place a namespace's items (`{namespace}`).
+ */
+export const NAMESPACE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+
+/** The placeholder of a provider's per-namespace root or prefix template. */
+export const NAMESPACE_PLACEHOLDER = '{namespace}';
+
 export const PROVIDER_SORT_FIELDS = ['name', 'createdTime', 'type'] as const;
 export type ProviderSortField = (typeof PROVIDER_SORT_FIELDS)[number];
 

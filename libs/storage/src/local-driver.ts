@@ -4,7 +4,7 @@ import { link, lstat, mkdir, open, readdir, realpath, rename, rm, stat, unlink }
 import { isAbsolute, join, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { keyName, keyParent, keyProblems } from '@docintel/contracts';
+import { keyName, keyParent, keyProblems, RESERVED_STAGING_DIR } from '@docintel/contracts';
 import { ByteCounter } from './byte-limit';
 import {
   StorageConflictError,
@@ -25,8 +25,11 @@ export interface LocalDriverOptions {
   fsync?: boolean;
 }
 
-/** Hidden directory inside the root where uploads are written before they are renamed into place. */
-export const LOCAL_STAGING_DIR = '.docintel-staging';
+/**
+ * Hidden directory inside the root where uploads are written before they are renamed into place.
+ * Keys under it are refused by the key rules themselves (RESERVED_STAGING_DIR in @docintel/contracts).
+ */
+export const LOCAL_STAGING_DIR = RESERVED_STAGING_DIR;
 /** Staged files older than this are leftovers of a crash and are removed when the driver starts. */
 const STALE_STAGING_MS = 24 * 60 * 60 * 1000;
 
@@ -253,7 +256,8 @@ export class LocalDriver implements StorageDriver {
   }
 
   private assertNotReserved(key: string): void {
-    if (key === LOCAL_STAGING_DIR || key.startsWith(`${LOCAL_STAGING_DIR}/`)) {
+    const first = key.split('/')[0].toLowerCase();
+    if (first === LOCAL_STAGING_DIR) {
       throw new StorageInvalidKeyError(key, `${LOCAL_STAGING_DIR} is reserved for uploads in progress`);
     }
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiBody,
@@ -34,6 +34,7 @@ import {
 } from '@docintel/contracts';
 import { RpcClient } from '@docintel/messaging';
 import { ApiErrors } from '../http/api-errors.decorator';
+import { UuidParam } from '../http/uuid-param';
 import { Caller } from '../identity/rpc-context.decorator';
 import { MultipartUpload } from './multipart-upload';
 import { StorageTransferClient, TransferError } from './storage-transfer.client';
@@ -72,7 +73,7 @@ export class ItemsController {
   @ApiOkResponse({ type: ListItemsResponseDto })
   @ApiErrors(400, 401, 403, 404)
   list(
-    @Param('providerId') providerId: string,
+    @UuidParam('providerId') providerId: string,
     @Query() query: ListItemsQueryDto,
     @Caller() ctx: RpcContext,
   ): Promise<ListItemsResponseDto> {
@@ -101,7 +102,7 @@ export class ItemsController {
   @ApiCreatedResponse({ type: ProviderItemDto, description: 'File uploaded or folder created' })
   @ApiErrors(400, 401, 403, 404, 409, 413)
   async create(
-    @Param('providerId') providerId: string,
+    @UuidParam('providerId') providerId: string,
     @Query() query: UploadQueryDto,
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -124,7 +125,7 @@ export class ItemsController {
   @PROVIDER_ID
   @ApiNoContentResponse({ description: 'Item deleted' })
   @ApiErrors(400, 401, 403, 404)
-  async delete(@Param('providerId') providerId: string, @Body() body: ItemReferenceDto, @Caller() ctx: RpcContext): Promise<void> {
+  async delete(@UuidParam('providerId') providerId: string, @Body() body: ItemReferenceDto, @Caller() ctx: RpcContext): Promise<void> {
     await this.rpc.request(Subjects.storage.itemsDelete, { providerId, key: body.key }, ctx);
   }
 
@@ -135,7 +136,7 @@ export class ItemsController {
   @ApiOkResponse({ type: ProviderItemDto, description: 'Item renamed' })
   @ApiErrors(400, 401, 403, 404, 409)
   rename(
-    @Param('providerId') providerId: string,
+    @UuidParam('providerId') providerId: string,
     @Query() query: RenameQueryDto,
     @Body() body: ItemReferenceDto,
     @Caller() ctx: RpcContext,
@@ -154,7 +155,7 @@ export class ItemsController {
   @ApiOkResponse({ type: UploadUrlResponseDto, description: 'Upload URL generated' })
   @ApiErrors(400, 401, 403, 404, 413)
   uploadUrl(
-    @Param('providerId') providerId: string,
+    @UuidParam('providerId') providerId: string,
     @Body() body: UploadUrlRequestDto,
     @Caller() ctx: RpcContext,
   ): Promise<UploadUrlResponseDto> {
@@ -171,7 +172,7 @@ export class ItemsController {
   @PROVIDER_ID
   @ApiOkResponse({ type: ProviderItemDto, description: 'Upload confirmed' })
   @ApiErrors(400, 401, 403, 404)
-  confirm(@Param('providerId') providerId: string, @Body() body: ItemReferenceDto, @Caller() ctx: RpcContext): Promise<ProviderItemDto> {
+  confirm(@UuidParam('providerId') providerId: string, @Body() body: ItemReferenceDto, @Caller() ctx: RpcContext): Promise<ProviderItemDto> {
     return this.rpc.request(Subjects.storage.itemsConfirm, { providerId, key: body.key }, ctx);
   }
 
@@ -185,7 +186,7 @@ export class ItemsController {
   @ApiOkResponse({ type: DownloadUrlResponseDto, description: 'Download URL generated' })
   @ApiErrors(400, 401, 403, 404)
   downloadUrl(
-    @Param('providerId') providerId: string,
+    @UuidParam('providerId') providerId: string,
     @Query() query: DownloadUrlQueryDto,
     @Caller() ctx: RpcContext,
   ): Promise<DownloadUrlResponseDto> {
@@ -203,7 +204,7 @@ export class ItemsController {
   @ApiOkResponse({ description: 'File content', schema: { type: 'string', format: 'binary' } })
   @ApiErrors(400, 401, 403, 404)
   async content(
-    @Param('providerId') providerId: string,
+    @UuidParam('providerId') providerId: string,
     @Query() query: ContentQueryDto,
     @Req() req: FastifyRequest,
     @Res() reply: FastifyReply,

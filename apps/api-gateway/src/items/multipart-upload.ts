@@ -5,6 +5,8 @@ import {
   DomainError,
   ErrorCode,
   keyProblems,
+  mediaTypeProblems,
+  normalizeDirectoryKey,
   Subjects,
   type ErrorDetail,
   type ProviderItemDto,
@@ -41,7 +43,9 @@ export class MultipartUpload {
     @Inject(SERVICE_ENV) private readonly env: GatewayEnv,
   ) {}
 
-  async upload(req: FastifyRequest, reply: FastifyReply, providerId: string, directory: string, ctx: RpcContext): Promise<ProviderItemDto> {
+  async upload(req: FastifyRequest, reply: FastifyReply, providerId: string, target: string, ctx: RpcContext): Promise<ProviderItemDto> {
+    // Clients of the reference API name the root `/`.
+    const directory = normalizeDirectoryKey(target);
     const dirProblems = keyProblems(directory, 'directory', 'key');
     if (dirProblems.length) throw invalid(dirProblems);
     const maxBytes = this.env.MAX_UPLOAD_BYTES;
@@ -49,7 +53,17 @@ export class MultipartUpload {
     const part = await req.file({ limits: { fileSize: maxBytes, files: 1 } }).catch((err) => {
       throw parserError(err as Error);
     });
-    if (!part) throw invalid([{ field: 'file', problem: 'is required: send the file as a multipart part named "file"' }]);
+    if (!part) {
+      throw invalid([
+        {
+          field: 'file',
+          problem: 'is required: send the file as a multipart part named "file" (a part whose name or file name holds CR or LF is ignored)',
+        },
+      ]);
+    }
+    // At once, before any await: a body that ends early or a client that goes away while storage is
+    // asked for a grant must fail the upload (400) and never reach storage as a complete file.
+    const body = guardSize(part.file, maxBytes);
     try {
       if (part.fieldname !== 'file')
         throw invalid([{ field: 'file', problem: `is required: the file part is named "${part.fieldname}", not "file"` }]);
@@ -63,17 +77,21 @@ export class MultipartUpload {
       if (keyIssues.length) throw invalid(keyIssues);
 
       const contentType = part.mimetype || 'application/octet-stream';
-      const target = await this.rpc.request<TransferTarget>(
+      const typeProblems = mediaTypeProblems(contentType, 'file');
+      if (typeProblems.length) throw invalid(typeProblems.map((d) => ({ ...d, problem: `content type ${d.problem}` })));
+      const grant = await this.rpc.request<TransferTarget>(
         Subjects.storage.itemsTransferTarget,
         { providerId, key, op: 'put', contentType, maxBytes },
         ctx,
       );
-      const { item } = await this.transfer.put<ProviderItemDto>(target.grant, guardSize(part.file, maxBytes), {
+      const { item } = await this.transfer.put<ProviderItemDto>(grant.grant, body, {
         'content-type': contentType,
         'x-request-id': ctx.requestId,
       });
       return item;
     } catch (err) {
+      part.file.unpipe(body);
+      body.destroy();
       if (!part.file.readableEnded && !part.file.destroyed) {
         // Let the parser discard the rest; an oversized body is cut short instead of read to its end.
         if (err instanceof DomainError && err.code === ErrorCode.PAYLOAD_TOO_LARGE) void reply.header('connection', 'close');

@@ -38,4 +38,34 @@ describe('guardSize', () => {
     source.destroy();
     await expect(drain(guarded)).rejects.toMatchObject({ message: expect.stringMatching(/broke off/) });
   });
+
+  it('fails with a 400 naming file when the source was already closed before the guard came (a body cut short while storage was asked)', async () => {
+    const source = new PassThrough();
+    source.write(Buffer.from('hello'));
+    source.destroy();
+    await new Promise((r) => setImmediate(r));
+    const guarded = guardSize(source, 100);
+    const err = (await drain(guarded).catch((e: unknown) => e)) as DomainError;
+    expect(err).toBeInstanceOf(DomainError);
+    expect(err.code).toBe('VALIDATION_FAILED');
+    expect(err.details[0].field).toBe('file');
+  });
+
+  it('turns a parser error on the file into a 400 naming file, not an internal error', async () => {
+    const source = new PassThrough();
+    const guarded = guardSize(source, 100);
+    source.emit('error', new Error('Part terminated early due to unexpected end of multipart data'));
+    const err = (await drain(guarded).catch((e: unknown) => e)) as DomainError;
+    expect(err).toBeInstanceOf(DomainError);
+    expect(err).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'file' }] });
+  });
+
+  it('does not leave an unhandled error behind when nobody reads the guard yet', async () => {
+    const source = new PassThrough();
+    const guarded = guardSize(source, 100);
+    source.destroy();
+    await new Promise((r) => setImmediate(r));
+    expect(guarded.destroyed).toBe(true);
+    expect(guarded.errored).toBeInstanceOf(DomainError);
+  });
 });

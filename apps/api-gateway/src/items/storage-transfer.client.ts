@@ -18,6 +18,14 @@ export class TransferError extends DomainError {
 
 const MAX_ERROR_BODY = 64 * 1024;
 
+/** A body closed before its end: what the client sent is incomplete and must not be stored. */
+function bodyBrokeOff(): DomainError {
+  return DomainError.invalid(
+    [{ field: '(body)', problem: 'ended before it was complete: the upload broke off' }],
+    'The upload broke off before the end of the file',
+  );
+}
+
 async function readError(res: IncomingMessage): Promise<TransferError> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -61,15 +69,23 @@ export class StorageTransferClient implements OnApplicationShutdown {
   }
 
   /**
-   * PUTs a body under a grant and resolves with the stored item. If the body fails (the client
-   * broke off, or it exceeded the limit) the request to storage is aborted, so nothing is stored.
+   * PUTs a body under a grant and resolves with the stored item. If the body fails or is closed
+   * before its end (the client broke off or went away, the body was cut short, it exceeded the
+   * limit) the request to storage is torn down at once, so storage stores nothing and no transfer
+   * stays open; a body that has failed already never opens one.
    */
   async put<T>(grant: string, body: Readable, headers: Record<string, string | undefined>): Promise<{ status: number; item: T }> {
+    if (body.errored) throw body.errored;
+    if (body.destroyed && !body.readableEnded) throw bodyBrokeOff();
     const res = await new Promise<IncomingMessage>((resolve, reject) => {
       const req = this.send('PUT', grant, headers, resolve, reject);
-      body.on('error', (err) => {
+      const fail = (err: Error) => {
         req.destroy(err);
         reject(err);
+      };
+      body.once('error', fail);
+      body.once('close', () => {
+        if (!body.readableEnded) fail(body.errored ?? bodyBrokeOff());
       });
       req.once('close', () => body.unpipe(req));
       body.pipe(req);

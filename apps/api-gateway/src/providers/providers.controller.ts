@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   ListProvidersQueryDto,
@@ -10,6 +10,7 @@ import {
 import { RpcClient } from '@docintel/messaging';
 import { Caller } from '../identity/rpc-context.decorator';
 import { ApiErrors } from '../http/api-errors.decorator';
+import { UuidParam } from '../http/uuid-param';
 
 @ApiTags('Providers')
 @ApiBearerAuth('TOKEN')
@@ -30,7 +31,7 @@ export class ProvidersController {
   @ApiParam({ name: 'id', type: 'string' })
   @ApiOkResponse({ type: ProviderDto })
   @ApiErrors(401, 403, 404)
-  get(@Param('id') id: string, @Caller() ctx: RpcContext): Promise<ProviderDto> {
+  get(@UuidParam('id') id: string, @Caller() ctx: RpcContext): Promise<ProviderDto> {
     return this.rpc.request(Subjects.storage.providersGet, { providerId: id }, ctx);
   }
 }

@@ -16,12 +16,13 @@ export class ItemEvents {
   async publish(
     kind: ItemEventKind,
     item: Pick<ProviderItemDto, 'providerId' | 'key' | 'type'> & Partial<ProviderItemDto>,
-    ctx: Pick<RpcContext, 'requestId'>,
+    ctx: Pick<RpcContext, 'requestId'> & { namespace: string },
     previousKey?: string,
   ): Promise<void> {
     const subject = Events[kind];
     const event: ProviderItemEvent = {
       providerId: item.providerId,
+      namespace: ctx.namespace,
       key: item.key,
       type: item.type,
       ...(previousKey !== undefined ? { previousKey } : {}),
@@ -30,7 +31,7 @@ export class ItemEvents {
       requestId: ctx.requestId,
     };
     // One change per request and key: a retried publish of it is stored once.
-    const msgId = `${subject}:${ctx.requestId}:${item.providerId}:${item.key}`;
+    const msgId = `${subject}:${ctx.requestId}:${item.providerId}:${ctx.namespace}:${item.key}`;
     try {
       await this.jetstream.publish(subject, event, msgId);
     } catch (err) {

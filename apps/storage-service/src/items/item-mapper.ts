@@ -1,13 +1,17 @@
 import { lookup } from 'mime-types';
-import { keyExtension, type ProviderItemDto } from '@docintel/contracts';
+import { hasControlCharacters, keyExtension, type ProviderItemDto } from '@docintel/contracts';
 import type { StoredEntry } from '@docintel/storage';
 
 /** Content types that say nothing about the bytes: the extension tells more. */
 const GENERIC_TYPES = new Set(['application/octet-stream', 'binary/octet-stream', '']);
 
-/** A file's media type: the one the backend stored when it says something, else from the extension. */
+/**
+ * A file's media type: the one the backend stored when it says something, else from the
+ * extension. A stored type with control characters (written into the bucket by something other
+ * than docintel) is not passed on: it would become a response header.
+ */
 export function mediaTypeOf(key: string, stored?: string | null): string {
-  if (stored && !GENERIC_TYPES.has(stored.toLowerCase())) return stored;
+  if (stored && !GENERIC_TYPES.has(stored.toLowerCase()) && !hasControlCharacters(stored)) return stored;
   return lookup(key) || 'application/octet-stream';
 }
 

@@ -1,4 +1,5 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { Streams } from '@docintel/contracts';
 import { JetStream } from '@docintel/messaging';
 import { LOGGER, type Logger } from '@docintel/observability';
@@ -19,8 +20,8 @@ import { ItemsService } from './items.service';
     ItemsHandler,
     {
       provide: ItemSigning,
-      inject: [STORAGE_ENV, LOGGER],
-      useFactory: (env: StorageEnv, logger: Logger) => ItemSigning.fromEnv(env, logger),
+      inject: [STORAGE_ENV, LOGGER, DataSource],
+      useFactory: (env: StorageEnv, logger: Logger, ds: DataSource) => ItemSigning.create(env, logger, ds),
     },
   ],
 })

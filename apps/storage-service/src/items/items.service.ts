@@ -6,6 +6,8 @@ import {
   keyName,
   keyParent,
   keyProblems,
+  mediaTypeProblems,
+  normalizeDirectoryKey,
   type DownloadUrlRequest,
   type DownloadUrlResponseDto,
   type ItemKeyRequest,
@@ -22,8 +24,7 @@ import {
   type UploadUrlResponseDto,
 } from '@docintel/contracts';
 import type { StorageDriver, StoredEntry } from '@docintel/storage';
-import type { ProviderEntity } from '../providers/provider.entity';
-import { ProvidersService } from '../providers/providers.service';
+import { ProvidersService, type ProviderAccess } from '../providers/providers.service';
 import { STORAGE_ENV, type StorageEnv } from '../storage.env';
 import { parseRange, type ByteRange } from './byte-range';
 import { DriverRegistry } from './driver-registry';
@@ -55,6 +56,12 @@ function requireName(name: string): void {
   requireKey(name, 'file', 'newName');
 }
 
+/** A media type given for a file: no control characters (CR, LF, ...), at most 255 characters. */
+function requireMediaType(value: string, field: string): void {
+  const problems = mediaTypeProblems(value, field);
+  if (problems.length) throw DomainError.invalid(problems, `${field} ${problems[0].problem}`);
+}
+
 export interface OutgoingTransfer {
   entry: StoredEntry;
   item: ProviderItemDto;
@@ -74,18 +81,27 @@ export class ItemsService {
     @Inject(STORAGE_ENV) private readonly env: StorageEnv,
   ) {}
 
-  private async open(ctx: RpcContext, providerId: string): Promise<{ provider: ProviderEntity; driver: StorageDriver }> {
-    const provider = await this.providers.getVisible(ctx, providerId);
-    return { provider, driver: this.drivers.for(provider) };
+  /**
+   * The provider as the caller's namespace may use it (404 unknown, 403 not shared) and a driver
+   * rooted at that namespace's part of it: every key below is relative to that root, so no
+   * operation can reach another namespace's items.
+   */
+  private async open(ctx: RpcContext, providerId: string): Promise<{ access: ProviderAccess; driver: StorageDriver }> {
+    const access = await this.providers.access(ctx, providerId);
+    return { access, driver: this.drivers.for(access) };
   }
 
   async list(ctx: RpcContext, req: ListItemsRequest): Promise<ListItemsResponseDto> {
-    requireKey(req.key, 'directory');
-    const { driver } = await this.open(ctx, req.providerId);
+    // Clients of the reference API list the root as key=/.
+    const directory = normalizeDirectoryKey(req.key);
+    requireKey(directory, 'directory');
+    const { access, driver } = await this.open(ctx, req.providerId);
     const q = req.q ?? '';
-    const listing = { directory: req.key, q };
+    const listing = { directory, q, scope: `${access.provider.id}/${access.namespace}` };
     const startAfter = req.cursor ? this.signing.cursors.decode(req.cursor, listing) : undefined;
-    const { entries, more } = await driverCall(() => driver.list(req.key, { startAfter, limit: req.limit, nameContains: q || undefined }));
+    const { entries, more } = await driverCall(() =>
+      driver.list(directory, { startAfter, limit: req.limit, nameContains: q || undefined }),
+    );
     const items = entries.map((e) => toProviderItem(req.providerId, e));
     if (!more || !entries.length) return { items };
     return { items, nextCursor: this.signing.cursors.encode({ ...listing, after: entries[entries.length - 1].key }) };
@@ -101,21 +117,21 @@ export class ItemsService {
 
   async createFolder(ctx: RpcContext, req: ItemKeyRequest): Promise<ProviderItemDto> {
     requireKey(req.key, 'folder');
-    const { driver } = await this.open(ctx, req.providerId);
+    const { access, driver } = await this.open(ctx, req.providerId);
     const existed = await driverCall(() => driver.stat(req.key));
     const item = toProviderItem(req.providerId, await driverCall(() => driver.createFolder(req.key)));
-    if (!existed) await this.events.publish('itemCreated', item, ctx);
+    if (!existed) await this.events.publish('itemCreated', item, { requestId: ctx.requestId, namespace: access.namespace });
     return item;
   }
 
   async delete(ctx: RpcContext, req: ItemKeyRequest): Promise<void> {
     requireKey(req.key, 'item');
-    const { driver } = await this.open(ctx, req.providerId);
+    const { access, driver } = await this.open(ctx, req.providerId);
     await driverCall(() => driver.delete(req.key));
     await this.events.publish(
       'itemDeleted',
       { providerId: req.providerId, key: req.key, type: req.key.endsWith('/') ? 'FOLDER' : 'FILE' },
-      ctx,
+      { requestId: ctx.requestId, namespace: access.namespace },
     );
   }
 
@@ -125,15 +141,16 @@ export class ItemsService {
     const isFolder = req.key.endsWith('/');
     const target = `${keyParent(req.key)}${req.newName}${isFolder ? '/' : ''}`;
     requireKey(target, 'item', 'newName');
-    const { driver } = await this.open(ctx, req.providerId);
+    const { access, driver } = await this.open(ctx, req.providerId);
     if (target === req.key) throw DomainError.conflict(`${keyName(req.key)} already has that name`);
     const item = toProviderItem(req.providerId, await driverCall(() => driver.rename(req.key, target)));
-    await this.events.publish('itemRenamed', item, ctx, req.key);
+    await this.events.publish('itemRenamed', item, { requestId: ctx.requestId, namespace: access.namespace }, req.key);
     return item;
   }
 
   async uploadUrl(ctx: RpcContext, req: UploadUrlRequest): Promise<UploadUrlResponseDto> {
     requireKey(req.key, 'file');
+    if (req.mediaType !== undefined) requireMediaType(req.mediaType, 'mediaType');
     const { driver } = await this.open(ctx, req.providerId);
     if (req.size !== undefined && req.size > this.env.MAX_UPLOAD_BYTES) throw this.tooLarge();
     const url =
@@ -150,20 +167,23 @@ export class ItemsService {
   /** After a presigned PUT: the file is now known (item.created); 404 while nothing was uploaded. */
   async confirm(ctx: RpcContext, req: ItemKeyRequest): Promise<ProviderItemDto> {
     requireKey(req.key, 'file');
-    const { driver } = await this.open(ctx, req.providerId);
+    const { access, driver } = await this.open(ctx, req.providerId);
     const entry = await driverCall(() => driver.stat(req.key));
     if (!entry || entry.type !== 'FILE') {
       throw new DomainError(ErrorCode.NOT_FOUND, `No file was uploaded at ${req.key}; PUT the bytes to the upload URL before confirming`);
     }
     const item = toProviderItem(req.providerId, entry);
-    await this.events.publish('itemCreated', item, ctx);
+    await this.events.publish('itemCreated', item, { requestId: ctx.requestId, namespace: access.namespace });
     return item;
   }
 
+  /**
+   * A URL to GET the file from, presigned without looking the file up, as the reference API does
+   * (its clients expect 200 for any valid key): using the URL answers 404 when there is no file.
+   */
   async downloadUrl(ctx: RpcContext, req: DownloadUrlRequest): Promise<DownloadUrlResponseDto> {
     requireKey(req.key, 'file');
     const { driver } = await this.open(ctx, req.providerId);
-    await this.requireFile(driver, req.key);
     const seconds = req.expirationMinutes * 60;
     const url =
       (await driverCall(() => driver.presignDownload(req.key, seconds))) ??
@@ -174,6 +194,7 @@ export class ItemsService {
   /** A grant for the gateway to relay a multipart upload (put) or the content endpoint (get) through this service. */
   async transferTarget(ctx: RpcContext, req: TransferTargetRequest): Promise<TransferTarget> {
     requireKey(req.key, 'file');
+    if (req.contentType !== undefined) requireMediaType(req.contentType, 'mediaType');
     const { driver } = await this.open(ctx, req.providerId);
     if (req.op === 'get') await this.requireFile(driver, req.key);
     const maxBytes = Math.min(req.maxBytes ?? this.env.MAX_UPLOAD_BYTES, this.env.MAX_UPLOAD_BYTES);
@@ -203,7 +224,8 @@ export class ItemsService {
     );
     const item = toProviderItem(grant.providerId, entry);
     // A client's presigned PUT becomes an event when it confirms; a relayed upload is complete now.
-    if (grant.purpose === 'relay') await this.events.publish('itemCreated', item, { requestId: opts.requestId });
+    if (grant.purpose === 'relay')
+      await this.events.publish('itemCreated', item, { requestId: opts.requestId, namespace: grant.namespace });
     return item;
   }
 
@@ -227,7 +249,8 @@ export class ItemsService {
     if (grant === 'expired') throw DomainError.forbidden('This transfer URL has expired; ask for a new one');
     if (grant === 'invalid') throw DomainError.forbidden('This transfer URL is not valid: it was altered or signed with another key');
     if (grant.op !== op) throw DomainError.forbidden(`This transfer URL does not allow ${op === 'put' ? 'uploads' : 'downloads'}`);
-    // The provider must still exist and be shared with the namespace the URL was issued to.
+    // The provider must still exist and be shared with the namespace the URL was issued to, and
+    // the key is resolved in that namespace's part of it, as when the grant was issued.
     const { driver } = await this.open({ requestId, namespaceName: grant.namespace }, grant.providerId);
     return { grant, driver };
   }

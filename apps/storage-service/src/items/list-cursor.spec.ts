@@ -35,6 +35,17 @@ describe('ListCursorCodec', () => {
     }
   });
 
+  it('rejects a cursor of another provider or namespace (scope), and an unscoped one where a scope is expected', () => {
+    const scoped = { ...listing, scope: 'provider-1/acme' };
+    const cursor = codec.encode({ ...scoped, after: 'reports/b.pdf' });
+    expect(codec.decode(cursor, scoped)).toBe('reports/b.pdf');
+    for (const scope of ['provider-1/globex', 'provider-2/acme', undefined]) {
+      expect(rejection(() => codec.decode(cursor, { ...listing, scope })).message).toBe('cursor is invalid');
+    }
+    const unscoped = codec.encode({ ...listing, after: 'reports/b.pdf' });
+    expect(rejection(() => codec.decode(unscoped, scoped)).message).toBe('cursor is invalid');
+  });
+
   it('rejects a forged or altered cursor', () => {
     const cursor = codec.encode({ ...listing, after: 'reports/b.pdf' });
     const [, sig] = cursor.split('.');

@@ -1,4 +1,7 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** base64url without padding: the only spelling a token part may have. */
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /**
  * `<base64url(JSON)>.<base64url(HMAC-SHA256)>`: a compact token whose content the client can
@@ -9,17 +12,27 @@ export function signToken(key: Buffer, payload: object): string {
   return `${body}.${mac(key, body)}`;
 }
 
-/** The payload of a token signed with `key`, or null when it is malformed or its signature does not match. */
+/**
+ * The payload of a token signed with `key`, or null when it is malformed or its signature does
+ * not match. Each token has exactly one valid spelling: the signature is compared as the encoded
+ * string this service would write (43 base64url characters, no padding), not as the bytes it
+ * decodes to, because Node's decoder takes `=` padding, `+` and `/`, stray characters and other
+ * low bits in the last character to mean the same bytes.
+ */
 export function openToken(key: Buffer, token: string): unknown {
   if (typeof token !== 'string') return null;
   const dot = token.indexOf('.');
   if (dot <= 0 || dot !== token.lastIndexOf('.')) return null;
   const body = token.slice(0, dot);
-  const given = Buffer.from(token.slice(dot + 1), 'base64url');
-  const expected = Buffer.from(mac(key, body), 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  const given = token.slice(dot + 1);
+  if (!BASE64URL.test(body) || !BASE64URL.test(given)) return null;
+  const expected = mac(key, body);
+  if (given.length !== expected.length || !timingSafeEqual(Buffer.from(given, 'latin1'), Buffer.from(expected, 'latin1'))) return null;
+  const json = Buffer.from(body, 'base64url');
+  // The body is covered by the MAC as written; still, only the canonical spelling is a token.
+  if (json.toString('base64url') !== body) return null;
   try {
-    const value: unknown = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+    const value: unknown = JSON.parse(json.toString('utf8'));
     return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : null;
   } catch {
     return null;
@@ -33,9 +46,4 @@ function mac(key: Buffer, body: string): string {
 /** One key per use, derived from the shared secret, so a cursor can never pass for a grant. */
 export function deriveKey(secret: string, purpose: 'transfer-grant' | 'list-cursor'): Buffer {
   return createHmac('sha256', secret).update(`docintel:${purpose}`).digest();
-}
-
-/** The development fallback when STORAGE_SIGNING_SECRET is unset: stable per database, not secret. */
-export function developmentSecret(databaseUrl: string): string {
-  return createHash('sha256').update(`docintel:dev-signing-secret:${databaseUrl}`).digest('hex');
 }

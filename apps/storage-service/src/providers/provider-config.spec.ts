@@ -66,7 +66,7 @@ describe('loadProviderCatalog', () => {
     throw new Error('expected the catalogue to be rejected');
   };
 
-  it('without a file, offers one LOCAL provider at the default root', () => {
+  it('without a file, offers one LOCAL provider at the default root, a directory per namespace under it', () => {
     const catalog = loadProviderCatalog(undefined, './data/storage');
     expect(catalog).toEqual([
       {
@@ -76,6 +76,7 @@ describe('loadProviderCatalog', () => {
         icon: 'folder',
         namespaces: null,
         settings: { root: resolve('./data/storage'), name: 'storage' },
+        namespaceRoots: { template: '{namespace}', byNamespace: {} },
       },
     ]);
   });
@@ -193,6 +194,97 @@ describe('loadProviderCatalog', () => {
     expect(failureOf(given)).toContain(`two providers share the id ${id}`);
     const derived = write('derived.yaml', 'providers:\n  - {name: Same, type: LOCAL, root: a}\n  - {name: Same, type: LOCAL, root: b}\n');
     expect(failureOf(derived)).toContain(`two providers share the id ${stableProviderId('Same')}`);
+  });
+
+  describe('namespace access', () => {
+    it('keeps a list of namespaces as before: they share the whole provider', () => {
+      const file = write('shared.yaml', 'providers:\n  - {name: Shared, type: LOCAL, root: ./shared, namespaces: [acme, beta]}\n');
+      const [shared] = loadProviderCatalog(file, '/unused');
+      expect(shared.namespaces).toEqual(['acme', 'beta']);
+      expect(shared).not.toHaveProperty('namespaceRoots');
+    });
+
+    it('gives every namespace its own directory (LOCAL) or key prefix (S3) from a template', () => {
+      const file = write(
+        'templates.yaml',
+        [
+          'providers:',
+          '  - {name: Teams, type: LOCAL, root: ./teams, namespaceRoot: "tenants/{namespace}"}',
+          '  - {name: Bucket, type: S3, bucketName: b, prefix: "docintel/", namespacePrefix: "{namespace}/", namespaces: [acme]}',
+        ].join('\n'),
+      );
+      const [teams, bucket] = loadProviderCatalog(file, '/unused');
+      expect(teams).toMatchObject({ namespaces: null, namespaceRoots: { template: 'tenants/{namespace}', byNamespace: {} } });
+      expect(teams.settings).toEqual({ root: join(dir, 'teams'), name: 'teams' });
+      expect(bucket).toMatchObject({ namespaces: ['acme'], namespaceRoots: { template: '{namespace}/', byNamespace: {} } });
+      expect(bucket.settings).toEqual({ bucketName: 'b', region: 'us-east-1', prefix: 'docintel/' });
+    });
+
+    it('reads a mapping of namespaces to their place: who may use the provider, and where', () => {
+      const file = write(
+        'mapping.yaml',
+        [
+          'providers:',
+          '  - name: Teams',
+          '    type: LOCAL',
+          '    root: ./teams',
+          '    namespaceRoot: "{namespace}"',
+          '    namespaces:',
+          '      acme: {root: acme-docs}',
+          '      beta: {root: /mnt/beta}',
+          '      gamma: {}',
+          '      delta:',
+          '  - name: Bucket',
+          '    type: S3',
+          '    bucketName: b',
+          '    namespaces: {acme: {prefix: "acme/"}, beta: {prefix: ""}}',
+        ].join('\n'),
+      );
+      const [teams, bucket] = loadProviderCatalog(file, '/unused');
+      expect(teams.namespaces).toEqual(['acme', 'beta', 'gamma', 'delta']);
+      expect(teams.namespaceRoots).toEqual({
+        template: '{namespace}',
+        byNamespace: { acme: join(dir, 'teams', 'acme-docs'), beta: '/mnt/beta' },
+      });
+      expect(bucket.namespaces).toEqual(['acme', 'beta']);
+      expect(bucket.namespaceRoots).toEqual({ template: null, byNamespace: { acme: 'acme/', beta: '' } });
+    });
+
+    it('names each problem of the namespace settings', () => {
+      const file = write(
+        'bad-access.yaml',
+        [
+          'providers:',
+          '  - {name: A, type: LOCAL, root: a, namespaceRoot: "fixed"}',
+          '  - {name: B, type: S3, bucketName: b, namespaceRoot: "{namespace}"}',
+          '  - {name: C, type: LOCAL, root: c, namespacePrefix: "{namespace}/"}',
+          '  - {name: D, type: S3, bucketName: d, namespacePrefix: "{namespace}"}',
+          '  - {name: E, type: LOCAL, root: e, namespaceRoot: "../{namespace}"}',
+          '  - {name: F, type: LOCAL, root: f, namespaces: {}}',
+          '  - {name: G, type: LOCAL, root: g, namespaces: {"-bad": {}, acme: {prefix: "x/"}, beta: {root: "../up"}, gamma: 3}}',
+          '  - {name: H, type: S3, bucketName: h, namespaces: {acme: {prefix: "no-slash"}}, prefix: "/abs/"}',
+          '  - {name: I, type: LOCAL, root: i, namespaces: acme}',
+        ].join('\n'),
+      );
+      const message = failureOf(file);
+      for (const expected of [
+        'providers.0.namespaceRoot: must contain {namespace}',
+        'providers.1.namespaceRoot: is for LOCAL providers',
+        'providers.2.namespacePrefix: is for S3 providers',
+        "providers.3.namespacePrefix: must be a key prefix ending in '/'",
+        'providers.4.namespaceRoot: must be a directory',
+        'providers.5.namespaces: should not be empty',
+        'providers.6.namespaces.-bad: must be a namespace name',
+        "providers.6.namespaces.acme.prefix: is not a setting of an LOCAL provider's namespace (only root)",
+        'providers.6.namespaces.beta.root: must be a directory',
+        'providers.6.namespaces.gamma: must be a mapping',
+        "providers.7.namespaces.acme.prefix: must be a key prefix ending in '/'",
+        "providers.7.prefix: must be '' or a key prefix ending in '/'",
+        'providers.8.namespaces: must be a list of namespace names, or a mapping',
+      ]) {
+        expect(message).toContain(expected);
+      }
+    });
   });
 
   it('says when the file cannot be read or parsed', () => {

@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { ProviderType } from '@docintel/contracts';
+import type { NamespaceRoots } from './namespace-roots';
 
 /** A configured storage provider. `settings` holds the whole configuration, secrets included; it never leaves the service. */
 @Entity({ name: 'providers' })
@@ -22,6 +23,10 @@ export class ProviderEntity {
   /** Namespace names that may use the provider; null means every namespace. */
   @Column('text', { array: true, nullable: true })
   namespaces: string[] | null;
+
+  /** Where each namespace's items live inside the provider; null: the namespaces share the whole provider. */
+  @Column('jsonb', { name: 'namespace_roots', nullable: true })
+  namespaceRoots: NamespaceRoots | null;
 
   @Column('boolean', { default: true })
   system: boolean;

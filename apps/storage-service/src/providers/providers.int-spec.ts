@@ -223,4 +223,45 @@ describe('providers against PostgreSQL', () => {
       });
     });
   });
+
+  describe('access: each namespace in its own part of a provider', () => {
+    const perNamespace: ResolvedProvider = {
+      ...local('Per namespace'),
+      namespaceRoots: { template: '{namespace}', byNamespace: { beta: '/mnt/beta' } },
+    };
+    const bucket: ResolvedProvider = {
+      ...s3('Tenants', ['acme', 'beta']),
+      settings: { ...s3('Tenants').settings, prefix: 'docintel/' },
+      namespaceRoots: { template: 'ns/{namespace}/', byNamespace: {} },
+    };
+    beforeAll(async () => {
+      await repository.replaceCatalog([perNamespace, bucket, local('Shared')]);
+    });
+
+    it('keeps the namespace roots with the provider, and resolves the caller namespace place from them', async () => {
+      expect((await ds.getRepository(ProviderEntity).findOneByOrFail({ id: perNamespace.id })).namespaceRoots).toEqual(
+        perNamespace.namespaceRoots,
+      );
+      expect((await service.access(caller('acme'), perNamespace.id)).driverSettings).toMatchObject({
+        root: '/srv/storage/Per namespace/acme',
+      });
+      expect((await service.access(caller('beta'), perNamespace.id)).driverSettings).toMatchObject({ root: '/mnt/beta' });
+      expect((await service.access(caller('acme'), bucket.id)).driverSettings).toMatchObject({ prefix: 'docintel/ns/acme/' });
+      expect(await service.access(caller('beta'), bucket.id)).toMatchObject({
+        namespace: 'beta',
+        driverSettings: { prefix: 'docintel/ns/beta/' },
+      });
+      // A provider without namespace roots is shared whole, as before.
+      expect((await service.access(caller('acme'), stableProviderId('Shared'))).driverSettings).toEqual({
+        root: '/srv/storage/Shared',
+        name: 'Shared',
+      });
+    });
+
+    it('refuses a namespace the provider is not shared with (403), and lists only what the caller may use', async () => {
+      await expect(service.access(caller('gamma'), bucket.id)).rejects.toMatchObject({ code: ErrorCode.FORBIDDEN });
+      expect(names(await list('gamma'))).toEqual(['Per namespace', 'Shared']);
+      expect(names(await list('acme'))).toEqual(['Per namespace', 'Shared', 'Tenants']);
+    });
+  });
 });

@@ -39,6 +39,7 @@ export class ProvidersRepository {
         const before = existing.get(p.id);
         await em.save(ProviderEntity, {
           ...p,
+          namespaceRoots: p.namespaceRoots ?? null,
           system: true,
           policyId: before?.policyId ?? randomUUID(),
           createdTime: before?.createdTime ?? now,

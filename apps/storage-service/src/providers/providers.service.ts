@@ -9,9 +9,17 @@ import {
   type ProviderDto,
   type RpcContext,
 } from '@docintel/contracts';
+import { namespaceDriverSettings } from './namespace-roots';
 import type { ProviderEntity } from './provider.entity';
 import { publicConfig } from './provider-config';
 import { ProvidersRepository } from './providers.repository';
+
+/** A provider as one namespace may use it: the driver settings point at that namespace's part of it. */
+export interface ProviderAccess {
+  provider: ProviderEntity;
+  namespace: string;
+  driverSettings: Record<string, unknown>;
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -58,6 +66,16 @@ export class ProvidersService {
       throw DomainError.forbidden(`Provider ${id} is not available to namespace ${namespace}`);
     }
     return provider;
+  }
+
+  /**
+   * The provider and the place of the caller's namespace in it (its root directory or key
+   * prefix): what every items operation works on. 404 / 403 as getVisible.
+   */
+  async access(ctx: RpcContext, id: string): Promise<ProviderAccess> {
+    const provider = await this.getVisible(ctx, id);
+    const namespace = requireNamespace(ctx);
+    return { provider, namespace, driverSettings: namespaceDriverSettings(provider, namespace) };
   }
 
   async get(ctx: RpcContext, id: string): Promise<ProviderDto> {
