@@ -8,7 +8,7 @@
  */
 'use strict';
 const { mkdirSync, writeFileSync } = require('node:fs');
-const { join } = require('node:path');
+const { join, relative } = require('node:path');
 const { machineBusyShare } = require('./lib/cpu');
 const { machineInfo } = require('./lib/machine');
 const { writeSection } = require('./lib/markdown-section');
@@ -16,7 +16,8 @@ const { parseOptions, USAGE } = require('./lib/options');
 const { interrupt, throwIfInterrupted } = require('./lib/interrupt');
 const { stopAll, REPO_ROOT } = require('./lib/processes');
 
-const SCENARIOS = [require('./scenarios/providers')];
+// A scenario may write its own document (doc, preamble) and be run only by name (onlyWhenNamed).
+const SCENARIOS = [require('./scenarios/providers'), require('./hardening')];
 const DOC = join(REPO_ROOT, 'docs/benchmarks.md');
 const PREAMBLE = `# Benchmarks
 
@@ -43,7 +44,7 @@ async function main() {
     process.stderr.write(`unknown scenario ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.id).join(', ')}\n`);
     return 1;
   }
-  const chosen = opts.scenarios.length ? SCENARIOS.filter((s) => opts.scenarios.includes(s.id)) : SCENARIOS;
+  const chosen = opts.scenarios.length ? SCENARIOS.filter((s) => opts.scenarios.includes(s.id)) : SCENARIOS.filter((s) => !s.onlyWhenNamed);
   mkdirSync(join(REPO_ROOT, 'bench/results'), { recursive: true });
   const busy = await machineBusyShare();
   if (busy !== null && busy > 0.2) {
@@ -64,8 +65,9 @@ async function main() {
       JSON.stringify({ scenario: scenario.id, machine, options: opts, result }, null, 2),
     );
     if (opts.write) {
-      writeSection(DOC, scenario.id, md, PREAMBLE);
-      log(`updated docs/benchmarks.md (section ${scenario.id})`);
+      const doc = scenario.doc ?? DOC;
+      writeSection(doc, scenario.id, md, scenario.preamble ?? PREAMBLE);
+      log(`updated ${relative(REPO_ROOT, doc)} (section ${scenario.id})`);
     }
     allPass &&= result.pass;
   }

@@ -1,28 +1,60 @@
 #!/usr/bin/env node
 /*
- * Runs docintel on one machine: checks Postgres and NATS, starts the six services and the
- * gateway as separate processes, prints the API URL and a development token, and stops them
+ * Runs docintel on one machine: checks Postgres and NATS, starts the five services and the
+ * gateway as separate processes, prints the API URL and a development token, keeps them running
+ * (a service that crashes is restarted with back-off, see scripts/supervisor.js) and stops them
  * all together on Ctrl-C / SIGTERM.
  */
 'use strict';
-const { spawn, execFileSync } = require('node:child_process');
+const { execFileSync } = require('node:child_process');
 const { join } = require('node:path');
 const { Client } = require('pg');
 const { connect } = require('nats');
+const { Supervisor, backoffFromEnv } = require('./supervisor');
 
 const root = join(__dirname, '..');
-const env = {
-  DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/docintel',
-  NATS_URL: 'nats://127.0.0.1:4222',
-  PORT: '8080',
-  ...Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== '')),
-};
-const gatewayPort = Number(env.PORT);
-const servicePortBase = Number(env.SERVICE_PORT_BASE || gatewayPort + 1);
-const services = ['storage-service', 'indexing-service', 'job-orchestrator', 'agent-service', 'rules-engine'];
-// File bytes go from the gateway to storage over HTTP; LOCAL presigned URLs point at the gateway.
-env.STORAGE_SERVICE_URL ??= `http://127.0.0.1:${servicePortBase + services.indexOf('storage-service')}`;
-env.PUBLIC_URL ??= `http://127.0.0.1:${gatewayPort}`;
+const SERVICES = ['storage-service', 'indexing-service', 'job-orchestrator', 'agent-service', 'rules-engine'];
+// The processes that stream file bytes run with a small young generation: the garbage of a fast
+// transfer (socket buffers) is then collected sooner, which keeps their peak RSS ~25 MB lower.
+const BYTE_STREAMERS = ['api-gateway', 'storage-service'];
+const STREAMER_NODE_OPTIONS = '--max-semi-space-size=4';
+
+/** The environment every process gets: defaults, then the caller's non-empty variables. */
+function launchEnv(processEnv = process.env) {
+  const env = {
+    DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/docintel',
+    NATS_URL: 'nats://127.0.0.1:4222',
+    PORT: '8080',
+    ...Object.fromEntries(Object.entries(processEnv).filter(([, v]) => v !== '')),
+  };
+  const gatewayPort = Number(env.PORT);
+  const servicePortBase = Number(env.SERVICE_PORT_BASE || gatewayPort + 1);
+  // File bytes go from the gateway to storage over HTTP; LOCAL presigned URLs point at the gateway.
+  env.STORAGE_SERVICE_URL ??= `http://127.0.0.1:${servicePortBase + SERVICES.indexOf('storage-service')}`;
+  env.PUBLIC_URL ??= `http://127.0.0.1:${gatewayPort}`;
+  return { env, gatewayPort, servicePortBase };
+}
+
+/**
+ * What the supervisor starts: the five services on servicePortBase + 0..4, then the gateway on
+ * gatewayPort, each `node apps/<name>/dist/main.js` with readiness at /health/ready.
+ */
+function appSpecs({ env, gatewayPort, servicePortBase }, { stdio = ['ignore', 'inherit', 'inherit'] } = {}) {
+  const ports = [...SERVICES.map((name, i) => [name, servicePortBase + i]), ['api-gateway', gatewayPort]];
+  return ports.map(([name, port]) => {
+    const nodeOptions = BYTE_STREAMERS.includes(name) ? `${STREAMER_NODE_OPTIONS} ${env.NODE_OPTIONS || ''}`.trim() : env.NODE_OPTIONS;
+    return {
+      name,
+      port,
+      command: process.execPath,
+      args: [join(root, 'apps', name, 'dist', 'main.js')],
+      cwd: root,
+      env: { ...env, PORT: String(port), ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) },
+      stdio,
+      readyUrl: `http://127.0.0.1:${port}/health/ready`,
+    };
+  });
+}
 
 function fail(message) {
   process.stderr.write(`\ndocintel cannot start: ${message}\n\n`);
@@ -39,7 +71,7 @@ function redact(url) {
   }
 }
 
-async function checkPostgres() {
+async function checkPostgres(env) {
   const url = new URL(env.DATABASE_URL);
   const db = url.pathname.slice(1) || 'postgres';
   const client = new Client({ connectionString: env.DATABASE_URL, connectionTimeoutMillis: 3000 });
@@ -68,7 +100,7 @@ async function checkPostgres() {
   }
 }
 
-async function checkNats() {
+async function checkNats(env) {
   let nc;
   try {
     nc = await connect({ servers: env.NATS_URL.split(','), timeout: 3000, maxReconnectAttempts: 0 });
@@ -87,75 +119,78 @@ async function checkNats() {
   }
 }
 
-const children = new Map();
-let stopping = false;
-
-// The processes that stream file bytes run with a small young generation: the garbage of a fast
-// transfer (socket buffers) is then collected sooner, which keeps their peak RSS ~25 MB lower.
-const BYTE_STREAMERS = ['api-gateway', 'storage-service'];
-const STREAMER_NODE_OPTIONS = '--max-semi-space-size=4';
-
-function startApp(name, port) {
-  const nodeOptions = BYTE_STREAMERS.includes(name) ? `${STREAMER_NODE_OPTIONS} ${env.NODE_OPTIONS || ''}`.trim() : env.NODE_OPTIONS;
-  const child = spawn(process.execPath, [join(root, 'apps', name, 'dist', 'main.js')], {
-    cwd: root,
-    env: { ...env, PORT: String(port), ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  children.set(name, { child, port });
-  child.on('exit', (code, signal) => {
-    children.delete(name);
-    if (!stopping) {
-      process.stderr.write(`\n${name} exited (${signal || code}); stopping docintel.\n`);
-      stop(1);
-    } else if (children.size === 0) {
-      process.exit(stopExitCode);
-    }
-  });
-}
-
-async function waitReady(name, port, timeoutMs = 60000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (!children.has(name)) return false;
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/health/ready`);
-      if (res.ok) return true;
-    } catch {
-      /* not yet listening */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  fail(`${name} did not become ready within ${timeoutMs / 1000} s`);
-}
-
-let stopExitCode = 0;
-function stop(code) {
-  if (stopping) return;
-  stopping = true;
-  stopExitCode = code;
-  if (children.size === 0) process.exit(code);
-  for (const { child } of children.values()) child.kill('SIGTERM');
-  setTimeout(() => process.exit(code || 1), 20000).unref();
-}
-
 async function main() {
-  await checkPostgres();
-  await checkNats();
-  process.on('SIGINT', () => stop(0));
-  process.on('SIGTERM', () => stop(0));
-  services.forEach((name, i) => startApp(name, servicePortBase + i));
-  for (const [name, { port }] of children) await waitReady(name, port);
-  startApp('api-gateway', gatewayPort);
-  await waitReady('api-gateway', gatewayPort);
-  const token = execFileSync(process.execPath, [join(root, 'apps/api-gateway/dist/cli/main.js'), 'dev-token'], {
-    cwd: root,
-    env,
-  })
-    .toString()
-    .trim()
-    .split('\n')
-    .pop();
+  const launch = launchEnv();
+  const { env, gatewayPort } = launch;
+  let backoff;
+  try {
+    backoff = backoffFromEnv(env);
+  } catch (err) {
+    fail(err.message);
+  }
+  await checkPostgres(env);
+  await checkNats(env);
+
+  // Restarts begin once everything has started once: a service that cannot start at all has a
+  // configuration problem, which its log names, and restarting it would only repeat that.
+  const supervisor = new Supervisor({ ...backoff, restart: false });
+  let startedUp = false;
+  let stopping = false;
+  const stop = (code, why) => {
+    if (stopping) return;
+    stopping = true;
+    if (why) process.stderr.write(`\n${why}\n`);
+    void supervisor.stop().then(({ clean }) => process.exit(code || (clean ? 0 : 1)));
+  };
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      if (stopping) {
+        // A second Ctrl-C does not wait for the graceful shutdown.
+        supervisor.killAll();
+        process.exit(130);
+      }
+      stop(0);
+    });
+  }
+  process.once('exit', () => supervisor.killAll());
+  supervisor.on('start', ({ name, pid, restarts }) => {
+    if (restarts === 0) process.stderr.write(`[supervisor] started ${name} (pid ${pid})\n`);
+  });
+  supervisor.on('exit', ({ name, code, signal, expected }) => {
+    if (!expected && !startedUp) stop(1, `${name} exited (${signal || code}) while docintel was starting; stopping docintel.`);
+  });
+
+  const specs = appSpecs(launch);
+  const services = specs.filter((s) => s.name !== 'api-gateway');
+  for (const spec of services) supervisor.start(spec);
+  try {
+    await Promise.all(services.map((s) => supervisor.whenReady(s.name)));
+    supervisor.start(specs.find((s) => s.name === 'api-gateway'));
+    await supervisor.whenReady('api-gateway');
+  } catch (err) {
+    if (stopping) return;
+    stop(1, `docintel cannot start: ${err.message}`);
+    return;
+  }
+  if (stopping) return;
+  startedUp = true;
+  supervisor.enableRestarts();
+
+  let token;
+  try {
+    token = execFileSync(
+      process.execPath,
+      [join(root, 'apps/api-gateway/dist/cli/main.js'), 'dev-token', ...(env.DEV_TOKEN_FILE ? ['--file', env.DEV_TOKEN_FILE] : [])],
+      { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] },
+    )
+      .toString()
+      .trim()
+      .split('\n')
+      .pop();
+  } catch (err) {
+    stop(1, `docintel cannot start: the development token could not be created (${err.message})`);
+    return;
+  }
   const url = `http://127.0.0.1:${gatewayPort}`;
   process.stdout.write(
     [
@@ -170,4 +205,6 @@ async function main() {
   );
 }
 
-main().catch((err) => fail(err.message));
+if (require.main === module) main().catch((err) => fail(err.message));
+
+module.exports = { SERVICES, launchEnv, appSpecs };
