@@ -115,6 +115,38 @@ describe('storage hardening on the default configuration', () => {
     });
   });
 
+  describe('numbers and grants that are not what they look like', () => {
+    it('refuses limit and expirationMinutes that are not plain decimal digits (1e3, 0x10, +5)', async () => {
+      for (const limit of ['1e3', '0x10', '+5']) {
+        const body = await errorBody(await stack.request(acme.path('', { key: '', limit }), { token: acmeToken }), 400, 'VALIDATION_FAILED');
+        expect(body.details).toContainEqual({ field: 'limit', problem: 'must be an integer' });
+      }
+      for (const minutes of ['1e3', '0x10', '+5']) {
+        const body = await errorBody(await acme.downloadUrl('a.txt', minutes), 400, 'VALIDATION_FAILED');
+        expect(body.details).toContainEqual({ field: 'expirationMinutes', problem: 'must be an integer' });
+      }
+    });
+
+    it('answers 403, not 500, to a transfer URL whose grant is a dot segment', async () => {
+      const { port } = new URL(stack.baseUrl);
+      for (const method of ['GET', 'PUT']) {
+        const raw = await new Promise<string>((resolve, reject) => {
+          const socket = netConnect(Number(port), '127.0.0.1');
+          let text = '';
+          socket.on('data', (d: Buffer) => (text += d.toString('utf8')));
+          socket.on('error', reject);
+          socket.on('close', () => resolve(text));
+          const body = method === 'PUT' ? 'x' : '';
+          socket.end(
+            `${method} /api/storage/transfer/.. HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+          );
+        });
+        expect(raw).toMatch(/^HTTP\/1\.1 403 /);
+        expect(raw).toContain('"code":"FORBIDDEN"');
+      }
+    });
+  });
+
   describe('multipart uploads that end early or are abandoned', () => {
     const uploadPath = (directory: string) => acme.path('', { key: directory });
 

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { MAX_MEDIA_TYPE_LENGTH } from './item-keys';
+import { decimalInteger } from './paging';
 
 export const DEFAULT_ITEMS_LIMIT = 50;
 export const MAX_ITEMS_LIMIT = 1000;
@@ -70,7 +71,7 @@ export class ListItemsQueryDto {
 
   @ApiPropertyOptional({ type: 'integer', default: DEFAULT_ITEMS_LIMIT })
   @IsOptional()
-  @Type(() => Number)
+  @Transform(decimalInteger)
   @IsInt({ message: 'must be an integer' })
   @Min(1, { message: `must be between 1 and ${MAX_ITEMS_LIMIT}` })
   @Max(MAX_ITEMS_LIMIT, { message: `must be between 1 and ${MAX_ITEMS_LIMIT}` })
@@ -138,7 +139,7 @@ export class DownloadUrlQueryDto {
 
   @ApiPropertyOptional({ type: 'integer', default: DEFAULT_DOWNLOAD_MINUTES })
   @IsOptional()
-  @Type(() => Number)
+  @Transform(decimalInteger)
   @IsInt({ message: 'must be an integer' })
   @Min(1, { message: `must be between 1 and ${MAX_DOWNLOAD_MINUTES}` })
   @Max(MAX_DOWNLOAD_MINUTES, { message: `must be between 1 and ${MAX_DOWNLOAD_MINUTES}` })

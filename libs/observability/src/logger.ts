@@ -3,10 +3,14 @@ import { currentRequestId } from './request-context';
 
 export type { Logger } from 'pino';
 
-/** A JSON logger whose lines carry the service name and, inside a request, its request id. */
+/**
+ * A JSON logger whose lines carry the service name and, inside a request, its request id.
+ * The logger exists before the configuration is validated (it reports the validation), so a level
+ * pino does not know falls back to info here and is then reported as a bad LOG_LEVEL.
+ */
 export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
   return pino({
-    level,
+    level: (level && Object.hasOwn(pino.levels.values, level)) || level === 'silent' ? level : 'info',
     base: { service, pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },

@@ -35,6 +35,9 @@ function fakeStorage(): Promise<{ server: Server; client: StorageTransferClient;
   );
 }
 
+/** A grant of the shape storage signs (`<base64url>.<base64url>`); storage here is a stand-in. */
+const GRANT = 'eyJ0IjoxfQ.c2lnbmF0dXJl';
+
 describe('StorageTransferClient.put', () => {
   let storage: Awaited<ReturnType<typeof fakeStorage>>;
   beforeEach(async () => {
@@ -47,7 +50,7 @@ describe('StorageTransferClient.put', () => {
 
   it('relays a body to its end', async () => {
     const body = new PassThrough();
-    const done = storage.client.put<{ size: number }>('g', body, {});
+    const done = storage.client.put<{ size: number }>(GRANT, body, {});
     body.end(Buffer.alloc(10));
     expect((await done).item.size).toBe(10);
     expect(await storage.outcomes[0]).toBe('complete 10');
@@ -55,7 +58,7 @@ describe('StorageTransferClient.put', () => {
 
   it('tears the transfer down at once when the body is closed before its end (the client went away)', async () => {
     const body = new PassThrough();
-    const done = storage.client.put('g', body, {}).catch((e: unknown) => e);
+    const done = storage.client.put(GRANT, body, {}).catch((e: unknown) => e);
     body.write(Buffer.alloc(1000));
     await new Promise((r) => setTimeout(r, 50));
     body.destroy();
@@ -67,7 +70,7 @@ describe('StorageTransferClient.put', () => {
 
   it('passes on the error a body fails with, and aborts the transfer', async () => {
     const body = new PassThrough();
-    const done = storage.client.put('g', body, {}).catch((e: unknown) => e);
+    const done = storage.client.put(GRANT, body, {}).catch((e: unknown) => e);
     body.write(Buffer.alloc(100));
     await new Promise((r) => setTimeout(r, 50));
     const cause = new DomainError(ErrorCode.PAYLOAD_TOO_LARGE, 'too large');
@@ -80,10 +83,20 @@ describe('StorageTransferClient.put', () => {
     const failed = new PassThrough();
     failed.on('error', () => undefined);
     failed.destroy(new Error('cut'));
-    await expect(storage.client.put('g', failed, {})).rejects.toThrow('cut');
+    await expect(storage.client.put(GRANT, failed, {})).rejects.toThrow('cut');
     const closed = new PassThrough();
     closed.destroy();
-    await expect(storage.client.put('g', closed, {})).rejects.toBeInstanceOf(DomainError);
+    await expect(storage.client.put(GRANT, closed, {})).rejects.toBeInstanceOf(DomainError);
     expect(storage.opened()).toBe(0);
+  });
+});
+
+describe('StorageTransferClient grants', () => {
+  it('refuses a grant that is not a token (a dot segment would reach another storage route) with FORBIDDEN', async () => {
+    const client = new StorageTransferClient({ STORAGE_SERVICE_URL: 'http://127.0.0.1:9' } as never);
+    for (const grant of ['..', '.', 'a/b', 'abc']) {
+      await expect(client.get(grant, {})).rejects.toMatchObject({ code: ErrorCode.FORBIDDEN });
+    }
+    client.onApplicationShutdown();
   });
 });

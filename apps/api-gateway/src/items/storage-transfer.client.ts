@@ -53,6 +53,17 @@ async function readError(res: IncomingMessage): Promise<TransferError> {
  * Streams bytes to and from the storage service's internal transfer endpoint over HTTP, with
  * back-pressure end to end: nothing is buffered beyond the socket and stream high-water marks.
  */
+/** A grant is `<base64url>.<base64url>` (storage's signed token). */
+const GRANT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/**
+ * Anything else (`..`, `.`, a slash) would be resolved by URL as a path segment and reach another
+ * storage route: it is refused here with the 403 storage gives a tampered grant.
+ */
+function checkGrantShape(grant: string): void {
+  if (!GRANT_SHAPE.test(grant)) throw new DomainError(ErrorCode.FORBIDDEN, 'The transfer URL is invalid or has been altered');
+}
+
 @Injectable()
 export class StorageTransferClient implements OnApplicationShutdown {
   private readonly base: URL;
@@ -75,6 +86,7 @@ export class StorageTransferClient implements OnApplicationShutdown {
    * stays open; a body that has failed already never opens one.
    */
   async put<T>(grant: string, body: Readable, headers: Record<string, string | undefined>): Promise<{ status: number; item: T }> {
+    checkGrantShape(grant);
     if (body.errored) throw body.errored;
     if (body.destroyed && !body.readableEnded) throw bodyBrokeOff();
     const res = await new Promise<IncomingMessage>((resolve, reject) => {
@@ -101,6 +113,7 @@ export class StorageTransferClient implements OnApplicationShutdown {
 
   /** GETs the bytes under a grant; resolves with the 200 or 206 response to stream on, else throws a TransferError. */
   async get(grant: string, headers: Record<string, string | undefined>): Promise<IncomingMessage> {
+    checkGrantShape(grant);
     const res = await new Promise<IncomingMessage>((resolve, reject) => this.send('GET', grant, headers, resolve, reject).end());
     if (res.statusCode === 200 || res.statusCode === 206) return res;
     throw await readError(res);
