@@ -1,50 +1,31 @@
-import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
+import { IsOptional, IsString } from 'class-validator';
+import { DEFAULT_STORAGE_SERVICE_URL, IsBooleanVar, IsByteCountVar, IsIntegerVar, IsStorageServiceUrlVar } from '@docintel/config';
 import { ServiceEnv } from '@docintel/runtime';
-
-const toBoolean = ({ value }: { value: unknown }) =>
-  typeof value === 'string' ? ['1', 'true', 'yes'].includes(value.toLowerCase()) : value;
 
 /** indexing-service configuration. The embedder's variables (EMBEDDINGS_*) are read by libs/ai's EmbeddingsEnv. */
 export class IndexingEnv extends ServiceEnv {
   /** Where the storage service's HTTP port is reachable: the pipeline streams file bytes from there, never over NATS. */
-  @IsUrl(
-    { require_tld: false, require_protocol: true, protocols: ['http', 'https'] },
-    { message: 'must be an http(s) URL such as http://127.0.0.1:8081' },
-  )
-  STORAGE_SERVICE_URL = 'http://127.0.0.1:8081';
+  @IsStorageServiceUrlVar()
+  STORAGE_SERVICE_URL = DEFAULT_STORAGE_SERVICE_URL;
 
   /** Largest file indexed, in bytes; a larger one ends FAILED with a message. Also the parsers' input limit. */
-  @Type(() => Number)
-  @IsInt({ message: 'must be a whole number of bytes' })
-  @Min(1)
-  @Max(Number.MAX_SAFE_INTEGER)
+  @IsByteCountVar()
   MAX_INDEX_BYTES = 200 * 1024 * 1024;
 
   /** Parser threads per process; also how many files one replica parses at once. 0: one per core, at most 4. */
-  @Type(() => Number)
-  @IsInt({ message: 'must be an integer' })
-  @Min(0)
-  @Max(64)
+  @IsIntegerVar(0, 64, 'must be an integer')
   PARSE_POOL_SIZE = 0;
 
   /** Wall-clock budget for parsing one document. */
-  @Type(() => Number)
-  @IsInt({ message: 'must be an integer number of milliseconds' })
-  @Min(1000)
-  @Max(3_600_000)
+  @IsIntegerVar(1000, 3_600_000, 'must be an integer number of milliseconds')
   PARSE_TIMEOUT_MS = 300_000;
 
   /** V8 heap of each parser thread. */
-  @Type(() => Number)
-  @IsInt({ message: 'must be an integer number of MiB' })
-  @Min(64)
-  @Max(65_536)
+  @IsIntegerVar(64, 65_536, 'must be an integer number of MiB')
   PARSE_MAX_MEMORY_MB = 2048;
 
   /** OCR images and PDF pages without a text layer. */
-  @Transform(toBoolean)
-  @IsBoolean({ message: 'must be true or false' })
+  @IsBooleanVar()
   PARSE_OCR = true;
 
   /** Directory for the bytes of files being parsed (one temporary file per parse); the system's temporary directory when unset. */
@@ -53,54 +34,33 @@ export class IndexingEnv extends ServiceEnv {
   INDEX_TEMP_DIR?: string;
 
   /** Nodes written (and announced with node.batch.created) per batch. */
-  @Type(() => Number)
-  @IsInt({ message: 'must be an integer' })
-  @Min(1)
-  @Max(1000)
+  @IsIntegerVar(1, 1000, 'must be an integer')
   NODE_BATCH_SIZE = 500;
 
   /** Deliveries of a pipeline message before it is given up (the file FAILED, or the step's error recorded) and dead-lettered. */
-  @Type(() => Number)
-  @IsInt({ message: 'must be an integer' })
-  @Min(1)
-  @Max(100)
+  @IsIntegerVar(1, 100, 'must be an integer')
   PIPELINE_MAX_DELIVER = 5;
 
   /**
    * How often a running parse reports (the file's heartbeat and the message's ack deadline). A parse
    * message whose worker stays silent for six heartbeats is redelivered and taken over.
    */
-  @Type(() => Number)
-  @IsInt({ message: 'must be an integer number of seconds' })
-  @Min(1)
-  @Max(300)
+  @IsIntegerVar(1, 300, 'must be an integer number of seconds')
   PIPELINE_HEARTBEAT_SECONDS = 10;
 
   /** Embedding batches one replica works on at once. */
-  @Type(() => Number)
-  @IsInt({ message: 'must be an integer' })
-  @Min(1)
-  @Max(64)
+  @IsIntegerVar(1, 64, 'must be an integer')
   EMBEDDING_CONCURRENCY = 1;
 
   /** How often the sweeper looks for lost requests and interrupted runs. 0 turns it off. */
-  @Type(() => Number)
-  @IsInt({ message: 'must be an integer number of seconds' })
-  @Min(0)
-  @Max(86_400)
+  @IsIntegerVar(0, 86_400, 'must be an integer number of seconds')
   SWEEP_INTERVAL_SECONDS = 30;
 
   /** A request not taken up by a worker after this long, while the queue is idle, is published again. */
-  @Type(() => Number)
-  @IsInt({ message: 'must be an integer number of seconds' })
-  @Min(1)
-  @Max(86_400)
+  @IsIntegerVar(1, 86_400, 'must be an integer number of seconds')
   SWEEP_PENDING_AFTER_SECONDS = 60;
 
   /** A RUNNING indexation whose worker has not reported for this long is failed as interrupted. */
-  @Type(() => Number)
-  @IsInt({ message: 'must be an integer number of seconds' })
-  @Min(10)
-  @Max(86_400)
+  @IsIntegerVar(10, 86_400, 'must be an integer number of seconds')
   SWEEP_STALE_RUNNING_SECONDS = 120;
 }

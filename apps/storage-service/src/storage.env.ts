@@ -1,8 +1,6 @@
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, NotContains } from 'class-validator';
+import { IsOptional, IsString, MinLength, NotContains } from 'class-validator';
+import { DEFAULT_MAX_UPLOAD_BYTES, IsByteCountVar, IsHttpUrlVar } from '@docintel/config';
 import { ServiceEnv } from '@docintel/runtime';
-
-export const DEFAULT_MAX_UPLOAD_BYTES = 5 * 1024 ** 3;
 
 export class StorageEnv extends ServiceEnv {
   /** YAML or JSON file listing the providers; when unset, one LOCAL provider rooted at STORAGE_ROOT. */
@@ -27,17 +25,11 @@ export class StorageEnv extends ServiceEnv {
   STORAGE_SIGNING_SECRET?: string;
 
   /** Base URL clients use to reach the gateway; LOCAL presigned URLs point there. */
-  @IsUrl(
-    { require_tld: false, require_protocol: true, protocols: ['http', 'https'] },
-    { message: 'must be an http(s) URL such as https://docintel.example.com' },
-  )
+  @IsHttpUrlVar('https://docintel.example.com')
   PUBLIC_URL = 'http://127.0.0.1:8080';
 
   /** Largest file accepted by an upload, in bytes (also enforced on presigned LOCAL uploads). */
-  @Type(() => Number)
-  @IsInt({ message: 'must be a whole number of bytes' })
-  @Min(1)
-  @Max(Number.MAX_SAFE_INTEGER)
+  @IsByteCountVar()
   MAX_UPLOAD_BYTES = DEFAULT_MAX_UPLOAD_BYTES;
 }
 

@@ -1,5 +1,5 @@
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { IsIntegerVar } from './env-validators';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -21,22 +21,13 @@ export class CommonEnv {
   @IsIn(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
 
-  @Type(() => Number)
-  @IsInt({ message: 'must be an integer number of milliseconds' })
-  @Min(100)
-  @Max(120_000)
+  @IsIntegerVar(100, 120_000, 'must be an integer number of milliseconds')
   RPC_TIMEOUT_MS = 10_000;
 
-  @Type(() => Number)
-  @IsInt({ message: 'must be an integer number of milliseconds' })
-  @Min(0)
-  @Max(600_000)
+  @IsIntegerVar(0, 600_000, 'must be an integer number of milliseconds')
   SHUTDOWN_TIMEOUT_MS = 10_000;
 
-  @Type(() => Number)
-  @IsInt({ message: 'must be an integer' })
-  @Min(1)
-  @Max(200)
+  @IsIntegerVar(1, 200, 'must be an integer')
   DATABASE_POOL_SIZE = 10;
 
   @IsOptional()

@@ -1,2 +1,3 @@
 export * from './load-config';
 export * from './common-env';
+export * from './env-validators';

@@ -5,7 +5,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { ParseError } from './errors';
 import type { DocumentNode, NodeType, ParsedDocument } from './model';
 import { ParsePool } from './pool/parse-pool';
-import { toMarkdown } from './render';
+import { renderMarkdown } from './render-markdown';
 import { CORPUS_DIR, CorpusEntry, corpusEntries } from './testing/corpus';
 import { characterRecall } from './testing/recall';
 
@@ -64,7 +64,7 @@ const outcomes = new Map<string, Outcome>();
 const recalls: { file: string; format: string; recall: number }[] = [];
 
 const count = (n: DocumentNode, type: NodeType): number => (n.type === type ? 1 : 0) + n.children.reduce((k, c) => k + count(c, type), 0);
-const textOf = (o: Outcome | undefined) => (o && 'doc' in o ? toMarkdown(o.doc) : '');
+const textOf = (o: Outcome | undefined) => (o && 'doc' in o ? renderMarkdown(o.doc.root) : '');
 const formatOf = (file: string) => (file.startsWith('images/') ? 'image' : extname(file).slice(1).replace(/^htm$/, 'html'));
 
 /** Ground truths this library is known not to reach, with the reason; checked against their own floor. */

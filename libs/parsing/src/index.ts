@@ -7,4 +7,5 @@ export type { DetectedFormat } from './detect';
 export { ParserRegistry, defaultParsers } from './registry';
 export { ParsePool } from './pool/parse-pool';
 export type { ParsePoolOptions } from './pool/parse-pool';
-export { toMarkdown, toText } from './render';
+export { renderMarkdown } from './render-markdown';
+export { renderText } from './render-text';

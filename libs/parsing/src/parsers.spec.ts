@@ -1,7 +1,8 @@
 import * as XLSX from 'xlsx';
 import type { DocumentNode, LinePosition, NodeType, ParsedDocument } from './model';
 import { ParsePool } from './pool/parse-pool';
-import { toMarkdown, toText } from './render';
+import { renderMarkdown } from './render-markdown';
+import { renderText } from './render-text';
 import { makeDocx, makePdf, para } from './testing/fixtures';
 
 const all = (n: DocumentNode, type: NodeType): DocumentNode[] => [
@@ -37,7 +38,7 @@ describe('parsers (through the worker pool)', () => {
     ]);
     const paris = table.children[1].children[1].positions[0] as LinePosition;
     expect(paris).toEqual({ type: 'LINE', line_number: 2, column_index_start: 12, column_index_stop: 17 });
-    expect(toMarkdown(doc)).toContain('| Doe; Jane | Paris | said "hi" |');
+    expect(renderMarkdown(doc.root)).toContain('| Doe; Jane | Paris | said "hi" |');
   });
 
   it('json: keeps structure (sections, key/value paragraphs, record tables) with line positions', async () => {
@@ -71,7 +72,7 @@ describe('parsers (through the worker pool)', () => {
       <table><tr><th>h1</th><th>h2</th></tr><tr><td colspan="2">wide</td></tr></table>
       <math display="block"><mi>x</mi><mo>=</mo><mn>2</mn></math><h2>Sub</h2><p>after</p></body></html>`;
     const doc = await parse(html, 'page.html');
-    const text = toText(doc);
+    const text = renderText(doc.root);
     expect(text).not.toMatch(/secret|hidden text|p\{\}/);
     expect(doc.metadata).toMatchObject({ title: 'T', language: 'en' });
     expect(all(doc.root, 'section').length).toBe(2);
@@ -145,7 +146,7 @@ describe('parsers (through the worker pool)', () => {
     const box = (title.positions[0] as { bbox: { x0: number; y0: number } }).bbox;
     expect(box.x0).toBeCloseTo(200, 0);
     expect(box.y0).toBeLessThan(792 - 720);
-    const text = toText(doc);
+    const text = renderText(doc.root);
     expect(text.indexOf('Left column line number 12')).toBeLessThan(text.indexOf('Right column line number 1 '));
     expect(doc.metadata.pageCount).toBe(1);
   });

@@ -29,7 +29,7 @@ export function createDriver(type: ProviderType, settings: Record<string, unknow
   return factory(settings);
 }
 
-export function requiredString(settings: Record<string, unknown>, key: string, type: string): string {
+function requiredString(settings: Record<string, unknown>, key: string, type: string): string {
   const value = settings[key];
   if (typeof value !== 'string' || value === '') throw new Error(`A ${type} provider needs the setting "${key}"`);
   return value;

@@ -2,10 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { DomainError, ErrorCode, type DocumentFormat, type DocumentReply, type RpcContext } from '@docintel/contracts';
 import { NATS_CONNECTION } from '@docintel/messaging';
+import { renderMarkdown, renderText } from '@docintel/parsing';
 import { requireNamespace } from '../tenancy';
 import { NodeStoreRepository } from './node-store.repository';
-import { renderMarkdown } from './render-markdown';
-import { renderText } from './render-text';
 
 /** Room left in a NATS message for the reply envelope and headers. */
 const ENVELOPE_BYTES = 4096;

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Max, Min, ValidateBy, ValidateIf } from 'class-validator';
+import { IsIn, IsNotEmpty, IsOptional, IsString, ValidateBy, ValidateIf } from 'class-validator';
+import { IsHttpUrlVar, IsIntegerVar } from '@docintel/config';
 
 export const EMBEDDINGS_PROVIDERS = ['builtin', 'openai', 'ollama'] as const;
 export type EmbeddingsProvider = (typeof EMBEDDINGS_PROVIDERS)[number];
@@ -30,7 +31,7 @@ export class EmbeddingsEnv {
 
   /** openai: defaults to https://api.openai.com/v1; ollama: defaults to http://127.0.0.1:11434. */
   @IsOptional()
-  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] }, { message: 'must be an http(s) URL' })
+  @IsHttpUrlVar()
   EMBEDDINGS_BASE_URL?: string;
 
   @IsOptional()
@@ -49,33 +50,21 @@ export class EmbeddingsEnv {
   EMBEDDINGS_DIMENSIONS?: number;
 
   /** Texts per request (remote) or per model call (builtin). */
-  @Type(() => Number)
-  @IsInt({ message: 'must be an integer' })
-  @Min(1)
-  @Max(2048)
+  @IsIntegerVar(1, 2048, 'must be an integer')
   EMBEDDINGS_BATCH_SIZE = 32;
 
   /** Retries of a failed request, with LangChain's exponential back-off. Remote providers only. */
-  @Type(() => Number)
-  @IsInt({ message: 'must be an integer' })
-  @Min(0)
-  @Max(10)
+  @IsIntegerVar(0, 10, 'must be an integer')
   EMBEDDINGS_MAX_RETRIES = 3;
 
   /** Time limit of one request to a remote provider. */
-  @Type(() => Number)
-  @IsInt({ message: 'must be an integer number of milliseconds' })
-  @Min(100)
-  @Max(600_000)
+  @IsIntegerVar(100, 600_000, 'must be an integer number of milliseconds')
   EMBEDDINGS_TIMEOUT_MS = 30_000;
 
   /**
    * Texts are cut to this many characters before embedding: the built-in model's cost grows with the
    * length of the text, and remote models reject inputs above their context.
    */
-  @Type(() => Number)
-  @IsInt({ message: 'must be an integer' })
-  @Min(16)
-  @Max(1_000_000)
+  @IsIntegerVar(16, 1_000_000, 'must be an integer')
   EMBEDDINGS_MAX_CHARS = 2000;
 }

@@ -32,12 +32,6 @@ function engine(): Promise<TesseractWorker> {
   return shared;
 }
 
-export async function terminateOcr(): Promise<void> {
-  const w = shared;
-  shared = undefined;
-  if (w) await (await w).terminate();
-}
-
 /**
  * Recognises an encoded image (PNG, JPEG, BMP ...) into paragraphs with line and word boxes in
  * image pixels. `layout` 'auto' finds columns and blocks; 'block' reads the page as one block,

@@ -1,4 +1,4 @@
-import type { DocumentNode } from '@docintel/contracts';
+import type { DocumentNode } from './model';
 import { CONTAINERS, plainText, tableGrid } from './render-common';
 
 function list(node: DocumentNode, indent: string, out: string[]): void {

@@ -1,4 +1,4 @@
-import type { DocumentNode } from '@docintel/contracts';
+import type { DocumentNode } from './model';
 
 /** All the text under a node, in reading order, words of sibling leaves separated by a space. */
 export function plainText(node: DocumentNode): string {

@@ -1,4 +1,4 @@
-import type { DocumentNode } from '@docintel/contracts';
+import type { DocumentNode } from './model';
 import { CONTAINERS, headingLevel, plainText, tableGrid } from './render-common';
 
 const oneLine = (s: string) => s.replace(/\s*\n\s*/g, ' ').trim();
