@@ -1,4 +1,4 @@
-import { ServiceNames, Subjects } from '@docintel/contracts';
+import { HealthPings, ServiceNames } from '@docintel/contracts';
 import { runService, ServiceEnv, serviceModule } from '@docintel/runtime';
 
 void runService({
@@ -8,7 +8,7 @@ void runService({
     serviceModule(
       {
         service: ServiceNames.agent,
-        pingSubject: Subjects.agent.ping,
+        ping: HealthPings.agent,
         persistence: { schema: 'agent', entities: [], migrations: [] },
       },
       env,

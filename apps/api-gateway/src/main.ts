@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
-import { ServiceNames, Subjects } from '@docintel/contracts';
+import { HealthPings, ServiceNames } from '@docintel/contracts';
 import { LOGGER, Metrics } from '@docintel/observability';
 import { runService, serviceModule } from '@docintel/runtime';
 import { AllErrorsFilter } from './errors/all-errors.filter';
@@ -40,7 +40,7 @@ void runService({
     serviceModule(
       {
         service: ServiceNames.gateway,
-        pingSubject: Subjects.gateway.ping,
+        ping: HealthPings.gateway,
         persistence: { schema: 'identity', entities: identityEntities, migrations },
         imports: [IdentityModule, ItemsModule],
         controllers: [ProvidersController, RulesController, FilesController, CollectionsController],

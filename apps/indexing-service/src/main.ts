@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { EmbeddingsEnv } from '@docintel/ai';
 import { loadConfig } from '@docintel/config';
-import { ServiceNames, Subjects } from '@docintel/contracts';
+import { HealthPings, ServiceNames } from '@docintel/contracts';
 import { runService, serviceModule } from '@docintel/runtime';
 import { CollectionEntity } from './collections/collection.entity';
 import { CollectionsModule } from './collections/collections.module';
@@ -19,7 +19,7 @@ void runService({
     serviceModule(
       {
         service: ServiceNames.indexing,
-        pingSubject: Subjects.indexing.ping,
+        ping: HealthPings.indexing,
         persistence: { schema: 'indexing', entities: [IndexedFileEntity, CollectionEntity], migrations },
         // EMBEDDINGS_* are validated here, at start-up, like the service's own variables.
         imports: [FilesModule, CollectionsModule, NodesModule, PipelineModule.forRoot(loadConfig(EmbeddingsEnv))],

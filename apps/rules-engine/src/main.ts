@@ -1,4 +1,4 @@
-import { ServiceNames, Subjects } from '@docintel/contracts';
+import { HealthPings, ServiceNames } from '@docintel/contracts';
 import { runService, ServiceEnv, serviceModule } from '@docintel/runtime';
 import { migrations } from './migrations';
 import { RuleEntity } from './rules/rule.entity';
@@ -13,7 +13,7 @@ void runService({
     serviceModule(
       {
         service: ServiceNames.rules,
-        pingSubject: Subjects.rules.ping,
+        ping: HealthPings.rules,
         persistence: { schema: 'rules', entities: [RuleEntity], migrations },
         providers: [RulesRepository, RulesService, RulesHandler],
       },

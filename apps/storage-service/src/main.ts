@@ -1,4 +1,4 @@
-import { ServiceNames, Subjects } from '@docintel/contracts';
+import { HealthPings, ServiceNames } from '@docintel/contracts';
 import { LOGGER } from '@docintel/observability';
 import { runService, serviceModule } from '@docintel/runtime';
 import { ItemsModule } from './items/items.module';
@@ -18,7 +18,7 @@ void runService({
     serviceModule(
       {
         service: ServiceNames.storage,
-        pingSubject: Subjects.storage.ping,
+        ping: HealthPings.storage,
         persistence: { schema: 'storage', entities: [ProviderEntity], migrations },
         imports: [ProvidersModule, ItemsModule],
       },

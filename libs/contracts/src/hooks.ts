@@ -29,13 +29,13 @@ class FileEventBase {
   requestedTime: number;
 }
 
-/** root_node.created: a file's new generation has its root node; corpus_parsing fills it in. */
+/**
+ * root_node.created: a file's tree must be (re)built from its bytes. corpus_parsing writes the root
+ * node `rootNodeId` and the tree under it into a generation of its own per attempt, and commits it.
+ * Nothing is written before the message: the request itself is recorded on the IndexedFile.
+ */
 export class RootNodeCreatedEvent extends FileEventBase {
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  generation: number;
-
+  /** The id of the tree's root node, derived from the request: every attempt and every republish use the same one. */
   @IsUUID()
   rootNodeId: string;
 

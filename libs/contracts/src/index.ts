@@ -12,3 +12,5 @@ export * from './files';
 export * from './collections';
 export * from './nodes';
 export * from './hooks';
+export * from './streams';
+export * from './rpc-calls';

@@ -100,13 +100,6 @@ export const ServiceNames = {
   rules: 'rules-engine',
 } as const;
 
-export const ServicePings: Record<Exclude<keyof typeof ServiceNames, 'gateway'>, string> = {
-  storage: Subjects.storage.ping,
-  indexing: Subjects.indexing.ping,
-  jobs: Subjects.jobs.ping,
-  agent: Subjects.agent.ping,
-  rules: Subjects.rules.ping,
-};
 
 export interface PingReply {
   service: string;

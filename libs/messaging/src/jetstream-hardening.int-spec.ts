@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { JSONCodec, type JetStreamManager, type NatsConnection } from 'nats';
-import { Streams, deadLetterSubject } from '@docintel/contracts';
+import { IsBoolean, IsInt } from 'class-validator';
+import { Streams, deadLetterSubject, event } from '@docintel/contracts';
 import { createLogger, ObservabilityModule } from '@docintel/observability';
 import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
 import { JetStream, type RunningConsumer } from './jetstream';
@@ -9,6 +10,19 @@ import { MessagingModule } from './messaging.module';
 import { NATS_CONNECTION, prefixedSubject } from './nats.options';
 
 const codec = JSONCodec<unknown>();
+
+class Numbered {
+  @IsInt()
+  n: number;
+}
+
+class Outcome {
+  @IsBoolean()
+  fail: boolean;
+}
+
+const Garbage = event('events.garbage', Numbered);
+const NoDlq = event('events.nodlq', Outcome);
 
 async function eventually<T>(label: string, check: () => Promise<T | undefined>, deadlineMs = 15_000): Promise<T> {
   const until = Date.now() + deadlineMs;
@@ -76,9 +90,8 @@ describe('JetStream consumers under failures outside the handler', () => {
     const seen: unknown[] = [];
     consumers.push(
       await js.consume({
-        stream: Streams.domainEvents,
+        message: Garbage,
         durable: 'garbage',
-        filterSubject: 'events.garbage',
         maxDeliver: 1,
         handler: async (payload) => {
           seen.push(payload);
@@ -87,7 +100,7 @@ describe('JetStream consumers under failures outside the handler', () => {
     );
     // Published around JetStream.publish, as a foreign or broken producer would.
     await nc.jetstream().publish(prefixedSubject(infra.natsPrefix, 'events.garbage'), new TextEncoder().encode('{not json'));
-    await js.publish('events.garbage', { n: 2 });
+    await js.publish(Garbage, { n: 2 });
     const parked = await eventually('the dead letter', () => lastDeadLetter('events.garbage'));
     expect(parked).toEqual({
       subject: 'events.garbage',
@@ -104,11 +117,10 @@ describe('JetStream consumers under failures outside the handler', () => {
     const done: unknown[] = [];
     consumers.push(
       await js.consume({
-        stream: Streams.domainEvents,
+        message: NoDlq,
         durable: 'no-dlq',
-        filterSubject: 'events.nodlq',
         maxDeliver: 1,
-        handler: async (payload: { fail: boolean }, meta) => {
+        handler: async (payload, meta) => {
           attempts.push(meta.deliveryCount);
           if (payload.fail) throw new Error('always fails');
           done.push(payload);
@@ -117,9 +129,9 @@ describe('JetStream consumers under failures outside the handler', () => {
     );
     await jsm.streams.delete(js.streamName(Streams.deadLetters)); // nowhere to park it
     try {
-      await js.publish('events.nodlq', { fail: true });
+      await js.publish(NoDlq, { fail: true });
       await eventually('the failing delivery', async () => (attempts.length ? true : undefined));
-      await js.publish('events.nodlq', { fail: false });
+      await js.publish(NoDlq, { fail: false });
       await eventually('the next message', async () => (done.length ? done : undefined));
       expect(done).toEqual([{ fail: false }]);
       expect(unhandled).toEqual([]);

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { JSONCodec, type JetStreamManager, type NatsConnection } from 'nats';
-import { Streams, deadLetterSubject } from '@docintel/contracts';
+import { IsInt, IsString, MaxLength } from 'class-validator';
+import { Streams, deadLetterSubject, event } from '@docintel/contracts';
 import { createLogger, currentRequestId, ObservabilityModule, runWithRequestId } from '@docintel/observability';
 import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
 import { JetStream, type RunningConsumer } from './jetstream';
@@ -9,6 +10,31 @@ import { MessagingModule } from './messaging.module';
 import { NATS_CONNECTION } from './nats.options';
 
 const codec = JSONCodec<unknown>();
+
+class Numbered {
+  @IsInt()
+  n: number;
+}
+
+class Versioned {
+  @IsInt()
+  v: number;
+}
+
+class Greeting {
+  @IsString()
+  @MaxLength(10)
+  text: string;
+}
+
+/** The test's stream messages, defined as libs/contracts defines the real ones. */
+const Messages = {
+  kept: event('events.kept', Numbered),
+  once: event('events.once', Numbered),
+  fails: event('events.fails', Numbered),
+  dedupe: event('events.dedupe', Versioned),
+  greeting: event('events.greeting', Greeting),
+};
 
 /** Polls until check() returns a value other than undefined; fails with the label after the deadline. */
 async function eventually<T>(label: string, check: () => Promise<T | undefined>, deadlineMs = 20_000): Promise<T> {
@@ -64,7 +90,7 @@ describe('JetStream', () => {
   it('creates prefixed streams, and ensuring them again (even all at once) keeps their messages', async () => {
     const name = js.streamName(Streams.domainEvents);
     expect(name).toBe(`${infra.natsPrefix}_DOMAIN_EVENTS`);
-    await js.publish('events.kept', { n: 1 });
+    await js.publish(Messages.kept, { n: 1 });
     await Promise.all([js.ensureStream(Streams.domainEvents), js.ensureStream(Streams.domainEvents)]);
     await js.ensureStream(Streams.domainEvents);
     const info = await jsm.streams.info(name);
@@ -79,15 +105,14 @@ describe('JetStream', () => {
   it('delivers a published event once to a durable consumer, which acks it', async () => {
     const seen: Array<{ payload: unknown; subject: string; deliveryCount: number; requestId?: string }> = [];
     const opts = {
-      stream: Streams.domainEvents,
+      message: Messages.once,
       durable: 'once',
-      filterSubject: 'events.once',
-      handler: async (payload: unknown, meta: { subject: string; deliveryCount: number }) => {
+      handler: async (payload: Numbered, meta: { subject: string; deliveryCount: number }) => {
         seen.push({ payload, subject: meta.subject, deliveryCount: meta.deliveryCount, requestId: currentRequestId() });
       },
     };
     let consumer = await js.consume(opts);
-    await runWithRequestId('req-event-1', () => js.publish('events.once', { n: 1 }));
+    await runWithRequestId('req-event-1', () => js.publish(Messages.once, { n: 1 }));
     const durable = `${infra.natsPrefix}_once`;
     const stream = js.streamName(Streams.domainEvents);
     await eventually('the event to be acked', async () => {
@@ -100,7 +125,7 @@ describe('JetStream', () => {
     await consumer.stop();
     consumer = await js.consume(opts);
     consumers.push(consumer);
-    await js.publish('events.once', { n: 2 });
+    await js.publish(Messages.once, { n: 2 });
     await eventually('the second event', async () => (seen.length >= 2 ? true : undefined));
     await eventually('the second ack', async () => {
       const info = await jsm.consumers.info(stream, durable);
@@ -113,9 +138,8 @@ describe('JetStream', () => {
     const attempts: number[] = [];
     consumers.push(
       await js.consume({
-        stream: Streams.domainEvents,
+        message: Messages.fails,
         durable: 'always-fails',
-        filterSubject: 'events.fails',
         maxDeliver: 3,
         handler: async (_payload, meta) => {
           attempts.push(meta.deliveryCount);
@@ -123,7 +147,7 @@ describe('JetStream', () => {
         },
       }),
     );
-    await js.publish('events.fails', { n: 7 });
+    await js.publish(Messages.fails, { n: 7 });
     const dlqStream = js.streamName(Streams.deadLetters);
     const dlqSubject = subject(deadLetterSubject('events.fails'));
     expect(dlqSubject).toBe(subject('dlq.events.fails'));
@@ -148,12 +172,64 @@ describe('JetStream', () => {
   it('stores an event published twice with the same msgId once', async () => {
     const stream = js.streamName(Streams.domainEvents);
     const subj = subject('events.dedupe');
-    await js.publish('events.dedupe', { v: 1 }, 'order-42-created');
-    await js.publish('events.dedupe', { v: 1 }, 'order-42-created');
+    await js.publish(Messages.dedupe, { v: 1 }, 'order-42-created');
+    await js.publish(Messages.dedupe, { v: 1 }, 'order-42-created');
     expect(await messagesOn(stream, subj)).toBe(1);
-    await js.publish('events.dedupe', { v: 2 }, 'order-43-created');
-    await js.publish('events.dedupe', { v: 3 });
-    await js.publish('events.dedupe', { v: 3 });
+    await js.publish(Messages.dedupe, { v: 2 }, 'order-43-created');
+    await js.publish(Messages.dedupe, { v: 3 });
+    await js.publish(Messages.dedupe, { v: 3 });
     expect(await messagesOn(stream, subj)).toBe(4);
+  });
+
+  it('validates every message against its class: one that does not fit is dead-lettered with the reason and terminated', async () => {
+    const seen: Greeting[] = [];
+    consumers.push(
+      await js.consume({
+        message: Messages.greeting,
+        durable: 'greetings',
+        maxDeliver: 5,
+        handler: async (payload) => {
+          seen.push(payload);
+        },
+      }),
+    );
+    // A producer that ignores the contract (or an older version of it): published around the typed publish.
+    const nc = app.get<NatsConnection>(NATS_CONNECTION);
+    await nc.jetstream().publish(subject('events.greeting'), codec.encode({ text: 'far too long for a greeting' }));
+    await nc.jetstream().publish(subject('events.greeting'), codec.encode({ text: 42 }));
+    await js.publish(Messages.greeting, { text: 'hello' });
+
+    const dlqStream = js.streamName(Streams.deadLetters);
+    const dlqSubject = subject(deadLetterSubject('events.greeting'));
+    await eventually('two dead letters', async () => ((await messagesOn(dlqStream, dlqSubject)) >= 2 ? true : undefined));
+    const info = await jsm.streams.info(dlqStream);
+    const letters: unknown[] = [];
+    for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
+      const m = await jsm.streams.getMessage(dlqStream, { seq }).catch(() => null);
+      if (m?.subject === dlqSubject) letters.push(codec.decode(m.data));
+    }
+    expect(letters).toEqual([
+      {
+        subject: 'events.greeting',
+        error: 'the message does not fit its contract (Greeting): text: must be shorter than or equal to 10 characters',
+        payload: { text: 'far too long for a greeting' },
+      },
+      {
+        subject: 'events.greeting',
+        error: expect.stringMatching(/^the message does not fit its contract \(Greeting\): .*text: must be a string/),
+        payload: { text: 42 },
+      },
+    ]);
+    // Only the valid message reached the handler, as an instance of its class; the invalid ones were
+    // terminated at their first delivery, not retried.
+    await eventually('the valid message', async () => (seen.length ? true : undefined));
+    expect(seen).toEqual([{ text: 'hello' }]);
+    expect(seen[0]).toBeInstanceOf(Greeting);
+    const settled = await eventually('the consumer to settle', async () => {
+      const i = await jsm.consumers.info(js.streamName(Streams.domainEvents), `${infra.natsPrefix}_greetings`);
+      return i.num_ack_pending === 0 && i.num_pending === 0 ? i : undefined;
+    });
+    expect(settled.num_redelivered).toBe(0);
+    expect(settled.delivered.consumer_seq).toBe(3);
   });
 });

@@ -11,17 +11,24 @@ import {
   type JsMsg,
   type NatsConnection,
 } from 'nats';
-import { deadLetterSubject, RpcHeaders, type StreamDefinition } from '@docintel/contracts';
+import {
+  deadLetterSubject,
+  DomainError,
+  RpcHeaders,
+  validatePayload,
+  type StreamDefinition,
+  type StreamMessage,
+} from '@docintel/contracts';
 import { currentRequestId, LOGGER, Metrics, runWithRequestId, type Logger } from '@docintel/observability';
 import { NATS_CONNECTION, NATS_OPTIONS, prefixedName, prefixedSubject, type NatsOptions } from './nats.options';
 
 const codec = JSONCodec<unknown>();
 
-export interface DurableConsumerOptions<T> {
-  stream: StreamDefinition;
+export interface DurableConsumerOptions<T extends object> {
+  /** What is consumed: the subject, its stream and the class every message is validated into. */
+  message: StreamMessage<T>;
   /** Durable name: consumers with the same name share the work (one delivery per message). */
   durable: string;
-  filterSubject: string;
   /** Deliveries before a message goes to the dead-letter subject. */
   maxDeliver?: number;
   ackWaitMs?: number;
@@ -81,8 +88,15 @@ export class JetStream {
     }
   }
 
-  /** Publishes an event; msgId makes a retried publish land once. */
-  async publish(subject: string, payload: unknown, msgId?: string): Promise<void> {
+  /**
+   * Publishes a message of a definition from libs/contracts (its payload type-checked against the
+   * definition's class); msgId makes a retried publish land once.
+   */
+  async publish<T extends object>(message: StreamMessage<T>, payload: T, msgId?: string): Promise<void> {
+    await this.send(message.subject, payload, msgId);
+  }
+
+  private async send(subject: string, payload: unknown, msgId?: string): Promise<void> {
     const h = natsHeaders();
     const requestId = currentRequestId();
     if (requestId) h.set(RpcHeaders.requestId, requestId);
@@ -90,16 +104,22 @@ export class JetStream {
     this.metrics.eventsPublished.inc({ subject });
   }
 
-  async consume<T>(opts: DurableConsumerOptions<T>): Promise<RunningConsumer> {
+  /**
+   * Starts a durable consumer of a message definition. Every message is validated into the
+   * definition's class before the handler sees it; one that is not JSON or does not fit the class
+   * is published to the dead-letter subject with the reason and terminated at once, since no
+   * redelivery can fix it.
+   */
+  async consume<T extends object>(opts: DurableConsumerOptions<T>): Promise<RunningConsumer> {
     const jsm = await this.manager();
-    const stream = this.streamName(opts.stream);
+    const stream = this.streamName(opts.message.stream);
     const durable = prefixedName(this.options.prefix, opts.durable);
     const maxDeliver = opts.maxDeliver ?? 5;
     await jsm.consumers.add(stream, {
       durable_name: durable,
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
-      filter_subject: prefixedSubject(this.options.prefix, opts.filterSubject),
+      filter_subject: prefixedSubject(this.options.prefix, opts.message.subject),
       ack_wait: (opts.ackWaitMs ?? 30_000) * 1_000_000,
       max_deliver: maxDeliver,
     });
@@ -134,18 +154,28 @@ export class JetStream {
     }
   }
 
-  private async deliver<T>(m: JsMsg, opts: DurableConsumerOptions<T>, maxDeliver: number): Promise<void> {
+  private async deliver<T extends object>(m: JsMsg, opts: DurableConsumerOptions<T>, maxDeliver: number): Promise<void> {
     const requestId = m.headers?.get(RpcHeaders.requestId) || undefined;
     await runWithRequestId(requestId, async () => {
       const subject = this.options.prefix ? m.subject.slice(this.options.prefix.length + 1) : m.subject;
       const deliveryCount = m.info.redeliveryCount;
-      let payload: T;
+      let raw: unknown;
       try {
-        payload = codec.decode(m.data) as T;
+        raw = codec.decode(m.data);
       } catch (err) {
         // No delivery will ever read it: park it at once, with its bytes as text.
         this.logger.error({ err, subject }, 'message is not valid JSON; moved to dead letters');
         await this.deadLetter(m, subject, `the message is not valid JSON: ${(err as Error).message}`, new TextDecoder().decode(m.data));
+        return;
+      }
+      let payload: T;
+      try {
+        payload = await validatePayload(opts.message.payload, raw);
+      } catch (err) {
+        // Neither: no delivery will make it fit its contract.
+        const reason = `the message does not fit its contract (${opts.message.payload.name}): ${contractProblems(err)}`;
+        this.logger.error({ err, subject, payload: raw }, 'message does not fit its contract; moved to dead letters');
+        await this.deadLetter(m, subject, reason, raw);
         return;
       }
       try {
@@ -158,7 +188,7 @@ export class JetStream {
       } catch (err) {
         if (deliveryCount >= maxDeliver) {
           this.logger.error({ err, subject, deliveryCount }, 'message failed its last delivery; moved to dead letters');
-          await this.deadLetter(m, subject, err instanceof Error ? err.message : String(err), payload);
+          await this.deadLetter(m, subject, err instanceof Error ? err.message : String(err), raw);
         } else {
           this.logger.warn({ err, subject, deliveryCount }, 'message handling failed; will retry');
           this.settle(() => m.nak(Math.min(30_000, 500 * 2 ** deliveryCount)), 'nak', subject);
@@ -177,10 +207,10 @@ export class JetStream {
     const dlq = deadLetterSubject(subject);
     const reason = error.length > 2000 ? `${error.slice(0, 2000)}...` : error;
     try {
-      await this.publish(dlq, { subject, error: reason, payload });
+      await this.send(dlq, { subject, error: reason, payload });
     } catch (first) {
       try {
-        await this.publish(dlq, {
+        await this.send(dlq, {
           subject,
           error: reason,
           stream: m.info.stream,
@@ -197,4 +227,10 @@ export class JetStream {
     }
     this.settle(() => m.term(), 'terminate', subject);
   }
+}
+
+/** `field: problem; ...` of a validation failure, or the error's message. */
+function contractProblems(err: unknown): string {
+  if (err instanceof DomainError && err.details.length) return err.details.map((d) => `${d.field}: ${d.problem}`).join('; ');
+  return err instanceof Error ? err.message : String(err);
 }

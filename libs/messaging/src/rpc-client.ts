@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode as NatsErrorCode, JSONCodec, headers as natsHeaders, NatsError, type NatsConnection } from 'nats';
-import { DomainError, ErrorCode, RpcHeaders, type RpcContext, type RpcReply } from '@docintel/contracts';
+import { DomainError, ErrorCode, RpcHeaders, type RpcCall, type RpcContext, type RpcReply } from '@docintel/contracts';
 import { Metrics } from '@docintel/observability';
 import { NATS_CONNECTION, NATS_OPTIONS, prefixedSubject, type NatsOptions } from './nats.options';
 
@@ -15,7 +15,16 @@ export class RpcClient {
     private readonly metrics: Metrics,
   ) {}
 
-  async request<T>(subject: string, payload: unknown, ctx: RpcContext, timeoutMs = this.options.rpcTimeoutMs): Promise<T> {
+  /**
+   * Sends a call defined in contracts (libs/contracts rpc-calls.ts) and resolves with its reply:
+   * the payload and reply types come from the definition. A failure reply, no responder or no
+   * answer within `timeoutMs` rejects with a DomainError.
+   */
+  call<Req, Res>(call: RpcCall<Req, Res>, payload: NoInfer<Req>, ctx: RpcContext, timeoutMs = this.options.rpcTimeoutMs): Promise<Res> {
+    return this.send<Res>(call.subject, payload, ctx, timeoutMs);
+  }
+
+  private async send<T>(subject: string, payload: unknown, ctx: RpcContext, timeoutMs: number): Promise<T> {
     const h = natsHeaders();
     h.set(RpcHeaders.requestId, ctx.requestId);
     if (ctx.namespaceId) h.set(RpcHeaders.namespaceId, ctx.namespaceId);

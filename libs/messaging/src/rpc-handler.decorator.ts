@@ -1,5 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
 import type { ClassConstructor } from 'class-transformer';
+import type { RpcCall, RpcContext } from '@docintel/contracts';
 
 export const RPC_HANDLER = Symbol('RPC_HANDLER');
 
@@ -9,9 +10,19 @@ export interface RpcHandlerMetadata {
   payload?: ClassConstructor<object>;
 }
 
+/** What a handler of `RpcCall<Req, Res>` may be: it takes the validated payload and answers the reply. */
+export type RpcHandlerMethod<Req, Res> = (payload: Req, ctx: RpcContext) => Res | Promise<Res>;
+
 /**
- * Marks a provider method as the handler of a request/reply subject. The method receives
- * (payload, context) and returns the reply data, or throws a DomainError.
+ * Marks a provider method as the handler of a call defined in contracts (libs/contracts
+ * rpc-calls.ts). The method receives (payload, context), the payload validated into the call's
+ * request class, and returns the reply data or throws a DomainError. A method whose parameters or
+ * return type do not fit the call's payload and reply types does not compile.
  */
-export const RpcHandler = (subject: string, payload?: ClassConstructor<object>): MethodDecorator =>
-  SetMetadata(RPC_HANDLER, { subject, payload } satisfies RpcHandlerMetadata);
+export function RpcHandler<Req, Res>(call: RpcCall<Req, Res>) {
+  const metadata: RpcHandlerMetadata = { subject: call.subject, payload: call.request as ClassConstructor<object> | undefined };
+  const mark = SetMetadata(RPC_HANDLER, metadata);
+  return <M extends RpcHandlerMethod<Req, Res>>(target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<M>): void => {
+    mark(target, key, descriptor);
+  };
+}

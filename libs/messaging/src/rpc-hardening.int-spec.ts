@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Injectable } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import type { NatsConnection } from 'nats';
-import { DomainError, ErrorCode, type RpcContext } from '@docintel/contracts';
+import { DomainError, ErrorCode, rpc, type NoPayload, type RpcCall, type RpcContext } from '@docintel/contracts';
 import { createLogger, ObservabilityModule } from '@docintel/observability';
 import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
 import { MessagingModule } from './messaging.module';
@@ -10,10 +10,11 @@ import { NATS_CONNECTION } from './nats.options';
 import { RpcClient } from './rpc-client';
 import { RpcHandler } from './rpc-handler.decorator';
 
+/** The test handlers' calls; none validates its payload, so the payload types are the test's word. */
 const S = {
-  huge: 'test.hardening.huge',
-  bigint: 'test.hardening.bigint',
-  echo: 'test.hardening.echo',
+  huge: { subject: 'test.hardening.huge' } as RpcCall<{ bytes: number }, { padding: string }>,
+  bigint: rpc<NoPayload, { n: bigint }>('test.hardening.bigint'),
+  echo: { subject: 'test.hardening.echo' } as RpcCall<Record<string, unknown>, unknown>,
 };
 
 @Injectable()
@@ -84,26 +85,26 @@ describe('RPC server: replies that cannot be sent', () => {
 
   it('answers a reply larger than the NATS max payload with INTERNAL naming the sizes, and keeps serving', async () => {
     expect(maxPayload).toBeGreaterThan(0);
-    const err = await rejection(client.request(S.huge, { bytes: maxPayload + 10 }, ctx('req-huge')));
+    const err = await rejection(client.call(S.huge, { bytes: maxPayload + 10 }, ctx('req-huge')));
     expect(err.code).toBe(ErrorCode.INTERNAL);
     expect(err.message).toMatch(
       new RegExp(`^The reply is too large to send: \\d+ bytes, the messaging limit is ${maxPayload} bytes \\(error id [0-9a-f-]{36}\\)$`),
     );
     // The server is still there, and a reply that fits still goes through.
-    await expect(client.request(S.echo, { still: 'alive' }, ctx('req-after'))).resolves.toEqual({ still: 'alive' });
-    await expect(client.request(S.huge, { bytes: 1000 }, ctx('req-small'))).resolves.toEqual({ padding: 'x'.repeat(1000) });
+    await expect(client.call(S.echo, { still: 'alive' }, ctx('req-after'))).resolves.toEqual({ still: 'alive' });
+    await expect(client.call(S.huge, { bytes: 1000 }, ctx('req-small'))).resolves.toEqual({ padding: 'x'.repeat(1000) });
     expect(unhandled).toEqual([]);
   });
 
   it('answers a reply that JSON cannot encode with INTERNAL', async () => {
-    const err = await rejection(client.request(S.bigint, {}, ctx('req-bigint')));
+    const err = await rejection(client.call(S.bigint, {}, ctx('req-bigint')));
     expect(err.code).toBe(ErrorCode.INTERNAL);
     expect(err.message).toMatch(/^Internal error \(error id [0-9a-f-]{36}\)$/);
     expect(unhandled).toEqual([]);
   });
 
   it('refuses a request larger than the NATS max payload with PAYLOAD_TOO_LARGE', async () => {
-    const err = await rejection(client.request(S.echo, { padding: 'y'.repeat(maxPayload) }, ctx('req-too-big')));
+    const err = await rejection(client.call(S.echo, { padding: 'y'.repeat(maxPayload) }, ctx('req-too-big')));
     expect(err.code).toBe(ErrorCode.PAYLOAD_TOO_LARGE);
     expect(err.message).toBe(`The request is too large to pass to the test service (the messaging limit is ${maxPayload} bytes)`);
   });

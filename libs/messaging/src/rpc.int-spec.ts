@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { Type } from 'class-transformer';
 import { IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
-import { DomainError, ErrorCode, type RpcContext } from '@docintel/contracts';
+import { DomainError, ErrorCode, rpc, type NoPayload, type RpcCall, type RpcContext } from '@docintel/contracts';
 import { createLogger, currentRequestId, ObservabilityModule } from '@docintel/observability';
 import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
 import type { NatsConnection } from 'nats';
@@ -11,16 +11,6 @@ import { MessagingModule } from './messaging.module';
 import { NATS_CONNECTION } from './nats.options';
 import { RpcClient } from './rpc-client';
 import { RpcHandler } from './rpc-handler.decorator';
-
-/** Subjects of the test handlers; they live under the run's private prefix. */
-const S = {
-  echo: 'test.greeting.echo',
-  conflict: 'test.greeting.conflict',
-  crash: 'test.greeting.crash',
-  slow: 'test.greeting.slow',
-  count: 'test.greeting.count',
-  nobody: 'test.nobody.listens',
-};
 
 class Options {
   @IsIn(['formal', 'casual'])
@@ -36,6 +26,17 @@ class Greeting {
   @Type(() => Options)
   options?: Options;
 }
+
+/** The test handlers' calls; their subjects live under the run's private prefix. */
+const S = {
+  echo: rpc<Greeting, { greeting: string; instance: string; validated: boolean }>('test.greeting.echo', Greeting),
+  conflict: rpc<NoPayload, never>('test.greeting.conflict'),
+  crash: rpc<NoPayload, never>('test.greeting.crash'),
+  slow: rpc<Greeting, { done: string }>('test.greeting.slow', Greeting),
+  /** Not validated, as a handler without a payload class is not: the payload type is the test's word. */
+  count: { subject: 'test.greeting.count' } as RpcCall<{ n: number }, { n: number; instance: string }>,
+  nobody: rpc<NoPayload, unknown>('test.nobody.listens'),
+};
 
 class Deferred<T = void> {
   resolve!: (v: T) => void;
@@ -69,15 +70,15 @@ class GreetingHandlers {
     this.probe.calls.push({ subject, payload, ctx, requestIdInContext: currentRequestId() });
   }
 
-  @RpcHandler(S.echo, Greeting)
+  @RpcHandler(S.echo)
   echo(g: Greeting, ctx: RpcContext) {
-    this.record(S.echo, g, ctx);
+    this.record(S.echo.subject, g, ctx);
     return { greeting: `hello ${g.name}`, instance: this.probe.instance, validated: g instanceof Greeting };
   }
 
   @RpcHandler(S.conflict)
   conflict(payload: unknown, ctx: RpcContext): never {
-    this.record(S.conflict, payload, ctx);
+    this.record(S.conflict.subject, payload, ctx);
     throw new DomainError(ErrorCode.CONFLICT, 'That name is taken', [{ field: 'name', problem: 'is taken' }]);
   }
 
@@ -86,7 +87,7 @@ class GreetingHandlers {
     throw new TypeError('connection to db-7 with password hunter2 failed');
   }
 
-  @RpcHandler(S.slow, Greeting)
+  @RpcHandler(S.slow)
   async slow(g: Greeting) {
     this.probe.entry(g.name).resolve();
     await this.probe.gate(g.name).promise;
@@ -95,7 +96,7 @@ class GreetingHandlers {
 
   @RpcHandler(S.count)
   count(payload: { n: number }) {
-    this.probe.calls.push({ subject: S.count, payload, ctx: { requestId: '' } });
+    this.probe.calls.push({ subject: S.count.subject, payload, ctx: { requestId: '' } });
     return { n: payload.n, instance: this.probe.instance };
   }
 }
@@ -150,7 +151,7 @@ describe('RPC over NATS', () => {
 
   it('answers a request and carries the caller context to the handler', async () => {
     const caller: RpcContext = { requestId: 'req-round-trip-1', namespaceId: 'ns-id', namespaceName: 'acme', userId: 'user-1' };
-    const reply = await client.request(S.echo, { name: 'Ada', options: { tone: 'casual' } }, caller);
+    const reply = await client.call(S.echo, { name: 'Ada', options: { tone: 'casual' } }, caller);
     expect(reply).toEqual({ greeting: 'hello Ada', instance: 'a', validated: true });
     expect(probe.calls).toHaveLength(1);
     expect(probe.calls[0].ctx).toEqual(caller);
@@ -159,14 +160,14 @@ describe('RPC over NATS', () => {
   });
 
   it('brings a DomainError back with its code, message and details', async () => {
-    const err = await rejection(client.request(S.conflict, {}, ctx('req-conflict')));
+    const err = await rejection(client.call(S.conflict, {}, ctx('req-conflict')));
     expect(err.code).toBe(ErrorCode.CONFLICT);
     expect(err.message).toBe('That name is taken');
     expect(err.details).toEqual([{ field: 'name', problem: 'is taken' }]);
   });
 
   it('turns an unexpected failure into INTERNAL with an error id and nothing of the cause', async () => {
-    const err = await rejection(client.request(S.crash, {}, ctx('req-crash')));
+    const err = await rejection(client.call(S.crash, {}, ctx('req-crash')));
     expect(err.code).toBe(ErrorCode.INTERNAL);
     expect(err.message).toMatch(/^Internal error \(error id [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\)$/);
     expect(err.message).not.toContain('hunter2');
@@ -174,7 +175,7 @@ describe('RPC over NATS', () => {
   });
 
   it('rejects an invalid payload with VALIDATION_FAILED naming each field, before the handler runs', async () => {
-    const err = await rejection(client.request(S.echo, { name: 42, options: { tone: 'rude' } }, ctx('req-invalid')));
+    const err = await rejection(client.call(S.echo, { name: 42, options: { tone: 'rude' } } as unknown as Greeting, ctx('req-invalid')));
     expect(err.code).toBe(ErrorCode.VALIDATION_FAILED);
     expect(err.details).toEqual(
       expect.arrayContaining([{ field: 'name', problem: 'must be a string' }, expect.objectContaining({ field: 'options.tone' })]),
@@ -183,13 +184,13 @@ describe('RPC over NATS', () => {
   });
 
   it('answers SERVICE_UNAVAILABLE when nobody serves the subject', async () => {
-    const err = await rejection(client.request(S.nobody, {}, ctx('req-nobody')));
+    const err = await rejection(client.call(S.nobody, {}, ctx('req-nobody')));
     expect(err.code).toBe(ErrorCode.SERVICE_UNAVAILABLE);
     expect(err.message).toContain('The test service is not available');
   });
 
   it('answers TIMEOUT when the handler does not reply in time', async () => {
-    const err = await rejection(client.request(S.slow, { name: 'sloth' }, ctx('req-slow'), 300));
+    const err = await rejection(client.call(S.slow, { name: 'sloth' }, ctx('req-slow'), 300));
     expect(err.code).toBe(ErrorCode.TIMEOUT);
     expect(err.message).toBe('The test service did not answer within 300 ms');
     probe.gate('sloth').resolve();
@@ -203,9 +204,7 @@ describe('RPC over NATS', () => {
     await second.get<NatsConnection>(NATS_CONNECTION).flush();
     try {
       const n = 60;
-      const replies = await Promise.all(
-        Array.from({ length: n }, (_, i) => client.request<{ n: number; instance: string }>(S.count, { n: i }, ctx(`req-count-${i}`))),
-      );
+      const replies = await Promise.all(Array.from({ length: n }, (_, i) => client.call(S.count, { n: i }, ctx(`req-count-${i}`))));
       expect(replies.map((r) => r.n)).toEqual(Array.from({ length: n }, (_, i) => i));
       const handled = [...probe.calls, ...other.calls].map((c) => (c.payload as { n: number }).n).sort((x, y) => x - y);
       expect(handled).toEqual(Array.from({ length: n }, (_, i) => i));
@@ -218,7 +217,7 @@ describe('RPC over NATS', () => {
   });
 
   it('drains on close: a request in flight still gets its reply, new ones find no responder', async () => {
-    const inFlight = client.request(S.slow, { name: 'last-one' }, ctx('req-in-flight'), 20_000);
+    const inFlight = client.call(S.slow, { name: 'last-one' }, ctx('req-in-flight'), 20_000);
     await probe.entry('last-one').promise;
     const closing = server.close();
     open.delete(server);
@@ -227,7 +226,7 @@ describe('RPC over NATS', () => {
     let stopped: DomainError | undefined;
     for (let i = 0; i < 200 && !stopped; i++) {
       try {
-        await client.request(S.echo, { name: 'late' }, ctx(`req-late-${i}`), 1000);
+        await client.call(S.echo, { name: 'late' }, ctx(`req-late-${i}`), 1000);
         await new Promise((r) => setTimeout(r, 25));
       } catch (err) {
         stopped = err as DomainError;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Subjects, type RuleDecision, type RuleFacts, type RpcContext, type TriggerId } from '@docintel/contracts';
+import { RulesEvaluate, type RuleDecision, type RuleFacts, type RpcContext, type TriggerId } from '@docintel/contracts';
 import { RpcClient } from '@docintel/messaging';
 
 /**
@@ -11,6 +11,6 @@ export class RulesClient {
   constructor(private readonly rpc: RpcClient) {}
 
   evaluate(ctx: RpcContext, triggerId: TriggerId, facts: RuleFacts): Promise<RuleDecision> {
-    return this.rpc.request<RuleDecision>(Subjects.rules.evaluate, { trigger_id: triggerId, facts }, ctx);
+    return this.rpc.call(RulesEvaluate, { trigger_id: triggerId, facts }, ctx);
   }
 }

@@ -1,4 +1,5 @@
 import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
+import type { PingCall } from '@docintel/contracts';
 import type { Logger } from '@docintel/observability';
 import type { PersistenceOptions } from '@docintel/persistence';
 import { pingHandler } from './ping.handler';
@@ -10,7 +11,8 @@ export const SERVICE_ENV = Symbol('SERVICE_ENV');
 
 export interface ServiceModuleDefinition {
   service: string;
-  pingSubject: string;
+  /** The service's health ping (contracts `HealthPings`). */
+  ping: PingCall;
   persistence: Omit<PersistenceOptions, 'url' | 'poolSize'>;
   imports?: Array<Type<unknown> | DynamicModule>;
   providers?: Provider[];
@@ -33,6 +35,6 @@ export function serviceModule(def: ServiceModuleDefinition, env: ServiceEnv, log
       ...(def.imports ?? []),
     ],
     controllers: def.controllers ?? [],
-    providers: [pingHandler(def.service, def.pingSubject), ...(def.providers ?? [])],
+    providers: [pingHandler(def.service, def.ping), ...(def.providers ?? [])],
   };
 }

@@ -3,14 +3,21 @@ import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse,
 import {
   AddFileToCollectionRequestDto,
   CollectionDto,
+  CollectionFilesAdd,
+  CollectionFilesList,
+  CollectionFilesRemove,
   CollectionPageDto,
+  CollectionsCreate,
+  CollectionsDelete,
+  CollectionsGet,
+  CollectionsList,
+  CollectionsUpdate,
   CreateCollectionRequestDto,
   IndexedFileDto,
   IndexedFilePageDto,
   ListCollectionFilesQueryDto,
   ListCollectionsQueryDto,
   OwnerProfileDto,
-  Subjects,
   UpdateCollectionRequestDto,
   type RpcContext,
 } from '@docintel/contracts';
@@ -41,7 +48,7 @@ export class CollectionsController {
   @ApiOkResponse({ type: CollectionPageDto })
   @ApiErrors(400, 401)
   list(@Query() query: ListCollectionsQueryDto, @Caller() ctx: RpcContext): Promise<CollectionPageDto> {
-    return this.rpc.request(Subjects.indexing.collectionsList, query, ctx);
+    return this.rpc.call(CollectionsList, query, ctx);
   }
 
   @Post()
@@ -57,7 +64,7 @@ export class CollectionsController {
     @OwnerProfile() owner: OwnerProfileDto,
     @Caller() ctx: RpcContext,
   ): Promise<CollectionDto> {
-    return this.rpc.request(Subjects.indexing.collectionsCreate, { ...body, owner }, ctx);
+    return this.rpc.call(CollectionsCreate, { ...body, owner }, ctx);
   }
 
   @Get(':id')
@@ -66,7 +73,7 @@ export class CollectionsController {
   @ApiOkResponse({ type: CollectionDto })
   @ApiErrors(400, 401, 404)
   get(@UuidParam('id') id: string, @Caller() ctx: RpcContext): Promise<CollectionDto> {
-    return this.rpc.request(Subjects.indexing.collectionsGet, { collectionId: id }, ctx);
+    return this.rpc.call(CollectionsGet, { collectionId: id }, ctx);
   }
 
   @Patch(':id')
@@ -80,7 +87,7 @@ export class CollectionsController {
   @ApiOkResponse({ type: CollectionDto })
   @ApiErrors(400, 401, 403, 404, 415)
   update(@UuidParam('id') id: string, @Body() body: UpdateCollectionRequestDto, @Caller() ctx: RpcContext): Promise<CollectionDto> {
-    return this.rpc.request(Subjects.indexing.collectionsUpdate, { ...body, collectionId: id }, ctx);
+    return this.rpc.call(CollectionsUpdate, { ...body, collectionId: id }, ctx);
   }
 
   @Delete(':id')
@@ -94,7 +101,7 @@ export class CollectionsController {
   @ApiNoContentResponse({ description: 'Collection deleted' })
   @ApiErrors(400, 401, 403, 404)
   async delete(@UuidParam('id') id: string, @Caller() ctx: RpcContext): Promise<void> {
-    await this.rpc.request(Subjects.indexing.collectionsDelete, { collectionId: id }, ctx);
+    await this.rpc.call(CollectionsDelete, { collectionId: id }, ctx);
   }
 
   @Get(':id/files')
@@ -103,7 +110,7 @@ export class CollectionsController {
   @ApiOkResponse({ type: IndexedFilePageDto })
   @ApiErrors(400, 401, 404)
   files(@UuidParam('id') id: string, @Query() query: ListCollectionFilesQueryDto, @Caller() ctx: RpcContext): Promise<IndexedFilePageDto> {
-    return this.rpc.request(Subjects.indexing.collectionFilesList, { ...query, collectionId: id }, ctx);
+    return this.rpc.call(CollectionFilesList, { ...query, collectionId: id }, ctx);
   }
 
   @Post(':id/files')
@@ -116,7 +123,7 @@ export class CollectionsController {
   @ApiCreatedResponse({ type: IndexedFileDto })
   @ApiErrors(400, 401, 404, 415)
   addFile(@UuidParam('id') id: string, @Body() body: AddFileToCollectionRequestDto, @Caller() ctx: RpcContext): Promise<IndexedFileDto> {
-    return this.rpc.request(Subjects.indexing.collectionFilesAdd, { collectionId: id, fileId: body.fileId }, ctx);
+    return this.rpc.call(CollectionFilesAdd, { collectionId: id, fileId: body.fileId }, ctx);
   }
 
   @Delete(':id/files/:fileId')
@@ -131,6 +138,6 @@ export class CollectionsController {
   @ApiNoContentResponse({ description: 'File removed from collection' })
   @ApiErrors(400, 401, 404)
   async removeFile(@UuidParam('id') id: string, @UuidParam('fileId') fileId: string, @Caller() ctx: RpcContext): Promise<void> {
-    await this.rpc.request(Subjects.indexing.collectionFilesRemove, { collectionId: id, fileId }, ctx);
+    await this.rpc.call(CollectionFilesRemove, { collectionId: id, fileId }, ctx);
   }
 }

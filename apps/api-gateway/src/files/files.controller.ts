@@ -16,14 +16,20 @@ import {
   CreateFileRequestDto,
   DocumentNodeDto,
   DocumentQueryDto,
+  FilesCreate,
+  FilesDelete,
+  FilesDocument,
+  FilesGet,
+  FilesList,
+  FilesOntologies,
+  FilesRecomputeOntologies,
+  FilesReindex,
   IndexedFileDto,
   IndexedFilePageDto,
   ListFilesQueryDto,
   OntologyDto,
   OwnerProfileDto,
   ReindexQueryDto,
-  Subjects,
-  type DocumentReply,
   type RpcContext,
   type StoredNode,
 } from '@docintel/contracts';
@@ -56,7 +62,7 @@ export class FilesController {
   @ApiOkResponse({ type: IndexedFilePageDto })
   @ApiErrors(400, 401, 403, 404)
   list(@Query() query: ListFilesQueryDto, @Caller() ctx: RpcContext): Promise<IndexedFilePageDto> {
-    return this.rpc.request(Subjects.indexing.filesList, query, ctx);
+    return this.rpc.call(FilesList, query, ctx);
   }
 
   @Post()
@@ -70,7 +76,7 @@ export class FilesController {
   @ApiCreatedResponse({ type: IndexedFileDto })
   @ApiErrors(400, 401, 403, 404, 415)
   create(@Body() body: CreateFileRequestDto, @OwnerProfile() owner: OwnerProfileDto, @Caller() ctx: RpcContext): Promise<IndexedFileDto> {
-    return this.rpc.request(Subjects.indexing.filesCreate, { providerId: body.providerId, key: body.key, owner }, ctx);
+    return this.rpc.call(FilesCreate, { providerId: body.providerId, key: body.key, owner }, ctx);
   }
 
   @Get(':id')
@@ -79,7 +85,7 @@ export class FilesController {
   @ApiOkResponse({ type: IndexedFileDto })
   @ApiErrors(400, 401, 404)
   get(@UuidParam('id') id: string, @Caller() ctx: RpcContext): Promise<IndexedFileDto> {
-    return this.rpc.request(Subjects.indexing.filesGet, { fileId: id }, ctx);
+    return this.rpc.call(FilesGet, { fileId: id }, ctx);
   }
 
   @Delete(':id')
@@ -93,7 +99,7 @@ export class FilesController {
   @ApiNoContentResponse({ description: 'File deleted' })
   @ApiErrors(400, 401, 404)
   async delete(@UuidParam('id') id: string, @Caller() ctx: RpcContext): Promise<void> {
-    await this.rpc.request(Subjects.indexing.filesDelete, { fileId: id }, ctx);
+    await this.rpc.call(FilesDelete, { fileId: id }, ctx);
   }
 
   @Post(':id/reindex')
@@ -107,7 +113,7 @@ export class FilesController {
   @ApiAcceptedResponse({ description: 'Reindexation requested' })
   @ApiErrors(400, 401, 404)
   async reindex(@UuidParam('id') id: string, @Query() query: ReindexQueryDto, @Caller() ctx: RpcContext): Promise<void> {
-    await this.rpc.request(Subjects.indexing.filesReindex, { fileId: id, reparse: query.reparse }, ctx);
+    await this.rpc.call(FilesReindex, { fileId: id, reparse: query.reparse }, ctx);
   }
 
   @Post(':id/recompute-ontologies')
@@ -121,7 +127,7 @@ export class FilesController {
   @ApiAcceptedResponse({ description: 'Ontology recomputation requested' })
   @ApiErrors(400, 401, 404)
   async recomputeOntologies(@UuidParam('id') id: string, @Caller() ctx: RpcContext): Promise<void> {
-    await this.rpc.request(Subjects.indexing.filesRecomputeOntologies, { fileId: id }, ctx);
+    await this.rpc.call(FilesRecomputeOntologies, { fileId: id }, ctx);
   }
 
   @Get(':id/ontologies')
@@ -134,7 +140,7 @@ export class FilesController {
   @ApiOkResponse({ type: [OntologyDto] })
   @ApiErrors(400, 401, 404)
   ontologies(@UuidParam('id') id: string, @Caller() ctx: RpcContext): Promise<OntologyDto[]> {
-    return this.rpc.request(Subjects.indexing.filesOntologies, { fileId: id }, ctx);
+    return this.rpc.call(FilesOntologies, { fileId: id }, ctx);
   }
 
   @Get(':id/document')
@@ -162,7 +168,7 @@ export class FilesController {
     @Caller() ctx: RpcContext,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<StoredNode | string> {
-    const doc = await this.rpc.request<DocumentReply>(Subjects.indexing.filesDocument, { fileId: id, format: query.format }, ctx);
+    const doc = await this.rpc.call(FilesDocument, { fileId: id, format: query.format }, ctx);
     if (doc.format === 'json') return doc.root;
     void reply.header('content-type', CONTENT_TYPES[doc.format]);
     return doc.content;

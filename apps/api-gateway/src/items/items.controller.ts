@@ -21,11 +21,18 @@ import {
   DownloadUrlResponseDto,
   ErrorCode,
   ItemReferenceDto,
+  ItemsConfirm,
+  ItemsCreateFolder,
+  ItemsDelete,
+  ItemsDownloadUrl,
+  ItemsList,
+  ItemsRename,
+  ItemsTransferTarget,
+  ItemsUploadUrl,
   ListItemsQueryDto,
   ListItemsResponseDto,
   ProviderItemDto,
   RenameQueryDto,
-  Subjects,
   UploadQueryDto,
   UploadUrlRequestDto,
   UploadUrlResponseDto,
@@ -77,7 +84,7 @@ export class ItemsController {
     @Query() query: ListItemsQueryDto,
     @Caller() ctx: RpcContext,
   ): Promise<ListItemsResponseDto> {
-    return this.rpc.request(Subjects.storage.itemsList, { ...query, providerId }, ctx);
+    return this.rpc.call(ItemsList, { ...query, providerId }, ctx);
   }
 
   @Post()
@@ -116,7 +123,7 @@ export class ItemsController {
       );
     }
     const body = await validatePayload(ItemReferenceDto, req.body ?? {});
-    return this.rpc.request(Subjects.storage.itemsCreateFolder, { providerId, key: body.key }, ctx);
+    return this.rpc.call(ItemsCreateFolder, { providerId, key: body.key }, ctx);
   }
 
   @Delete()
@@ -126,7 +133,7 @@ export class ItemsController {
   @ApiNoContentResponse({ description: 'Item deleted' })
   @ApiErrors(400, 401, 403, 404)
   async delete(@UuidParam('providerId') providerId: string, @Body() body: ItemReferenceDto, @Caller() ctx: RpcContext): Promise<void> {
-    await this.rpc.request(Subjects.storage.itemsDelete, { providerId, key: body.key }, ctx);
+    await this.rpc.call(ItemsDelete, { providerId, key: body.key }, ctx);
   }
 
   @Patch()
@@ -141,7 +148,7 @@ export class ItemsController {
     @Body() body: ItemReferenceDto,
     @Caller() ctx: RpcContext,
   ): Promise<ProviderItemDto> {
-    return this.rpc.request(Subjects.storage.itemsRename, { providerId, key: body.key, newName: query.newName }, ctx);
+    return this.rpc.call(ItemsRename, { providerId, key: body.key, newName: query.newName }, ctx);
   }
 
   @Post('upload-url')
@@ -159,7 +166,7 @@ export class ItemsController {
     @Body() body: UploadUrlRequestDto,
     @Caller() ctx: RpcContext,
   ): Promise<UploadUrlResponseDto> {
-    return this.rpc.request(Subjects.storage.itemsUploadUrl, { ...body, providerId }, ctx);
+    return this.rpc.call(ItemsUploadUrl, { ...body, providerId }, ctx);
   }
 
   @Post('confirm')
@@ -173,7 +180,7 @@ export class ItemsController {
   @ApiOkResponse({ type: ProviderItemDto, description: 'Upload confirmed' })
   @ApiErrors(400, 401, 403, 404)
   confirm(@UuidParam('providerId') providerId: string, @Body() body: ItemReferenceDto, @Caller() ctx: RpcContext): Promise<ProviderItemDto> {
-    return this.rpc.request(Subjects.storage.itemsConfirm, { providerId, key: body.key }, ctx);
+    return this.rpc.call(ItemsConfirm, { providerId, key: body.key }, ctx);
   }
 
   @Get('download-url')
@@ -190,7 +197,7 @@ export class ItemsController {
     @Query() query: DownloadUrlQueryDto,
     @Caller() ctx: RpcContext,
   ): Promise<DownloadUrlResponseDto> {
-    return this.rpc.request(Subjects.storage.itemsDownloadUrl, { ...query, providerId }, ctx);
+    return this.rpc.call(ItemsDownloadUrl, { ...query, providerId }, ctx);
   }
 
   @Get('content')
@@ -210,11 +217,7 @@ export class ItemsController {
     @Res() reply: FastifyReply,
     @Caller() ctx: RpcContext,
   ): Promise<void> {
-    const target = await this.rpc.request<{ grant: string }>(
-      Subjects.storage.itemsTransferTarget,
-      { providerId, key: query.key, op: 'get' },
-      ctx,
-    );
+    const target = await this.rpc.call(ItemsTransferTarget, { providerId, key: query.key, op: 'get' }, ctx);
     let res;
     try {
       res = await this.transfer.get(target.grant, { range: req.headers.range, 'x-request-id': ctx.requestId });

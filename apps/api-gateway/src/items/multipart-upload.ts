@@ -4,14 +4,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   DomainError,
   ErrorCode,
+  ItemsTransferTarget,
   keyProblems,
   mediaTypeProblems,
   normalizeDirectoryKey,
-  Subjects,
   type ErrorDetail,
   type ProviderItemDto,
   type RpcContext,
-  type TransferTarget,
 } from '@docintel/contracts';
 import { RpcClient } from '@docintel/messaging';
 import { SERVICE_ENV } from '@docintel/runtime';
@@ -79,11 +78,7 @@ export class MultipartUpload {
       const contentType = part.mimetype || 'application/octet-stream';
       const typeProblems = mediaTypeProblems(contentType, 'file');
       if (typeProblems.length) throw invalid(typeProblems.map((d) => ({ ...d, problem: `content type ${d.problem}` })));
-      const grant = await this.rpc.request<TransferTarget>(
-        Subjects.storage.itemsTransferTarget,
-        { providerId, key, op: 'put', contentType, maxBytes },
-        ctx,
-      );
+      const grant = await this.rpc.call(ItemsTransferTarget, { providerId, key, op: 'put', contentType, maxBytes }, ctx);
       const { item } = await this.transfer.put<ProviderItemDto>(grant.grant, body, {
         'content-type': contentType,
         'x-request-id': ctx.requestId,

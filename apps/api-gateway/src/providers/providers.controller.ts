@@ -1,12 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import {
-  ListProvidersQueryDto,
-  ProviderDto,
-  ProviderPageDto,
-  Subjects,
-  type RpcContext,
-} from '@docintel/contracts';
+import { ListProvidersQueryDto, ProviderDto, ProviderPageDto, ProvidersGet, ProvidersList, type RpcContext } from '@docintel/contracts';
 import { RpcClient } from '@docintel/messaging';
 import { Caller } from '../identity/rpc-context.decorator';
 import { ApiErrors } from '../http/api-errors.decorator';
@@ -23,7 +17,7 @@ export class ProvidersController {
   @ApiOkResponse({ type: ProviderPageDto })
   @ApiErrors(400, 401)
   list(@Query() query: ListProvidersQueryDto, @Caller() ctx: RpcContext): Promise<ProviderPageDto> {
-    return this.rpc.request(Subjects.storage.providersList, query, ctx);
+    return this.rpc.call(ProvidersList, query, ctx);
   }
 
   @Get(':id')
@@ -32,6 +26,6 @@ export class ProvidersController {
   @ApiOkResponse({ type: ProviderDto })
   @ApiErrors(401, 403, 404)
   get(@UuidParam('id') id: string, @Caller() ctx: RpcContext): Promise<ProviderDto> {
-    return this.rpc.request(Subjects.storage.providersGet, { providerId: id }, ctx);
+    return this.rpc.call(ProvidersGet, { providerId: id }, ctx);
   }
 }

@@ -5,9 +5,15 @@ import {
   CreateRuleDto,
   RuleDto,
   RuleListDto,
-  Subjects,
+  RulesCreate,
+  RulesDelete,
+  RulesGet,
+  RulesList,
+  RulesUpsert,
   TriggerListDto,
   TriggerSchemaDto,
+  TriggersList,
+  TriggersSchema,
   UpsertRuleDto,
   type RpcContext,
 } from '@docintel/contracts';
@@ -27,7 +33,7 @@ export class RulesController {
   @ApiOkResponse({ type: TriggerListDto })
   @ApiErrors(401)
   triggers(@Caller() ctx: RpcContext): Promise<TriggerListDto> {
-    return this.rpc.request(Subjects.rules.triggersList, {}, ctx);
+    return this.rpc.call(TriggersList, {}, ctx);
   }
 
   @Get('triggers/:trigger_id/schema')
@@ -35,7 +41,7 @@ export class RulesController {
   @ApiOkResponse({ type: TriggerSchemaDto })
   @ApiErrors(401, 404)
   schema(@Param('trigger_id') triggerId: string, @Caller() ctx: RpcContext): Promise<TriggerSchemaDto> {
-    return this.rpc.request(Subjects.rules.triggersSchema, { trigger_id: triggerId }, ctx);
+    return this.rpc.call(TriggersSchema, { trigger_id: triggerId }, ctx);
   }
 
   @Get()
@@ -43,7 +49,7 @@ export class RulesController {
   @ApiOkResponse({ type: RuleListDto })
   @ApiErrors(401, 403)
   list(@Caller() ctx: RpcContext): Promise<RuleListDto> {
-    return this.rpc.request(Subjects.rules.rulesList, {}, ctx);
+    return this.rpc.call(RulesList, {}, ctx);
   }
 
   @Post()
@@ -51,7 +57,7 @@ export class RulesController {
   @ApiCreatedResponse({ type: RuleDto })
   @ApiErrors(400, 401, 403, 404, 409)
   create(@Body() body: CreateRuleDto, @Caller() ctx: RpcContext): Promise<RuleDto> {
-    return this.rpc.request(Subjects.rules.rulesCreate, body, ctx);
+    return this.rpc.call(RulesCreate, body, ctx);
   }
 
   @Get(':trigger_id')
@@ -59,7 +65,7 @@ export class RulesController {
   @ApiOkResponse({ type: RuleDto })
   @ApiErrors(401, 403, 404)
   get(@Param('trigger_id') triggerId: string, @Caller() ctx: RpcContext): Promise<RuleDto> {
-    return this.rpc.request(Subjects.rules.rulesGet, { trigger_id: triggerId }, ctx);
+    return this.rpc.call(RulesGet, { trigger_id: triggerId }, ctx);
   }
 
   @Put(':trigger_id')
@@ -73,11 +79,7 @@ export class RulesController {
     @Caller() ctx: RpcContext,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<RuleDto> {
-    const { rule, created } = await this.rpc.request<{ rule: RuleDto; created: boolean }>(
-      Subjects.rules.rulesUpsert,
-      { trigger_id: triggerId, filter: body.filter },
-      ctx,
-    );
+    const { rule, created } = await this.rpc.call(RulesUpsert, { trigger_id: triggerId, filter: body.filter }, ctx);
     void reply.status(created ? 201 : 200);
     return rule;
   }
@@ -88,6 +90,6 @@ export class RulesController {
   @ApiNoContentResponse()
   @ApiErrors(401, 403, 404)
   async delete(@Param('trigger_id') triggerId: string, @Caller() ctx: RpcContext): Promise<void> {
-    await this.rpc.request(Subjects.rules.rulesDelete, { trigger_id: triggerId }, ctx);
+    await this.rpc.call(RulesDelete, { trigger_id: triggerId }, ctx);
   }
 }

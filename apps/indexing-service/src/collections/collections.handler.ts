@@ -1,12 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import {
   AddFileToCollectionRequest,
+  CollectionFilesAdd,
+  CollectionFilesList,
+  CollectionFilesRemove,
   CollectionRefRequest,
+  CollectionsCreate,
+  CollectionsDelete,
+  CollectionsGet,
+  CollectionsList,
+  CollectionsUpdate,
   CreateCollectionRequest,
   ListCollectionFilesRequest,
   ListCollectionsQueryDto,
   RemoveFileFromCollectionRequest,
-  Subjects,
   UpdateCollectionRequest,
   type CollectionDto,
   type IndexedFileDto,
@@ -20,43 +27,43 @@ import { CollectionsService } from './collections.service';
 export class CollectionsHandler {
   constructor(private readonly collections: CollectionsService) {}
 
-  @RpcHandler(Subjects.indexing.collectionsList, ListCollectionsQueryDto)
+  @RpcHandler(CollectionsList)
   list(query: ListCollectionsQueryDto, ctx: RpcContext): Promise<Page<CollectionDto>> {
     return this.collections.list(ctx, query);
   }
 
-  @RpcHandler(Subjects.indexing.collectionsCreate, CreateCollectionRequest)
+  @RpcHandler(CollectionsCreate)
   create(req: CreateCollectionRequest, ctx: RpcContext): Promise<CollectionDto> {
     return this.collections.create(ctx, req);
   }
 
-  @RpcHandler(Subjects.indexing.collectionsGet, CollectionRefRequest)
+  @RpcHandler(CollectionsGet)
   get(req: CollectionRefRequest, ctx: RpcContext): Promise<CollectionDto> {
     return this.collections.get(ctx, req.collectionId);
   }
 
-  @RpcHandler(Subjects.indexing.collectionsUpdate, UpdateCollectionRequest)
+  @RpcHandler(CollectionsUpdate)
   update(req: UpdateCollectionRequest, ctx: RpcContext): Promise<CollectionDto> {
     return this.collections.update(ctx, req);
   }
 
-  @RpcHandler(Subjects.indexing.collectionsDelete, CollectionRefRequest)
+  @RpcHandler(CollectionsDelete)
   async delete(req: CollectionRefRequest, ctx: RpcContext): Promise<null> {
     await this.collections.delete(ctx, req.collectionId);
     return null;
   }
 
-  @RpcHandler(Subjects.indexing.collectionFilesList, ListCollectionFilesRequest)
+  @RpcHandler(CollectionFilesList)
   listFiles(req: ListCollectionFilesRequest, ctx: RpcContext): Promise<Page<IndexedFileDto>> {
     return this.collections.listFiles(ctx, req);
   }
 
-  @RpcHandler(Subjects.indexing.collectionFilesAdd, AddFileToCollectionRequest)
+  @RpcHandler(CollectionFilesAdd)
   addFile(req: AddFileToCollectionRequest, ctx: RpcContext): Promise<IndexedFileDto> {
     return this.collections.addFile(ctx, req.collectionId, req.fileId);
   }
 
-  @RpcHandler(Subjects.indexing.collectionFilesRemove, RemoveFileFromCollectionRequest)
+  @RpcHandler(CollectionFilesRemove)
   async removeFile(req: RemoveFileFromCollectionRequest, ctx: RpcContext): Promise<null> {
     await this.collections.removeFile(ctx, req.collectionId, req.fileId);
     return null;

@@ -1,12 +1,10 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { HookPoints, NodeBatchCreatedEvent, Streams, type NodeEmbeddingProgress, type RpcContext } from '@docintel/contracts';
+import { Inject, Injectable } from '@nestjs/common';
+import { Hooks, type NodeBatchCreatedEvent, type NodeEmbeddingProgress, type RpcContext } from '@docintel/contracts';
 import { chunk, type NodeEmbedding } from '@docintel/ai';
 import { LOGGER, currentRequestId, type Logger } from '@docintel/observability';
 import { RulesClient } from '@docintel/rules';
-import { SERVICE_ENV } from '@docintel/runtime';
-import type { IndexingEnv } from '../indexing.env';
-import { DurableWorkers, type Delivery } from '../pipeline/durable-workers';
-import { PipelineStateRepository } from '../pipeline/pipeline-state.repository';
+import { IndexationStateRepository } from '../indexation/indexation-state.repository';
+import { DurableWorker, type Delivery, type DurableHandler } from '../pipeline/durable-worker.decorator';
 import { StepProgressRecorder, type StepRun } from '../pipeline/step-progress';
 import { PROGRESS_KEYS } from '../pipeline/tree-events';
 import { Embeddings } from './embedder.provider';
@@ -24,33 +22,23 @@ const FOREIGN_KEY_VIOLATION = '23503';
  * Failures are retried with back-off and end on the dead-letter subject; they never touch the
  * file's indexation status. Progress and the last error are kept in additionalInfos.node_embedding.
  */
+@DurableWorker({
+  message: Hooks.nodeBatchCreated,
+  durable: 'node_embedding',
+  concurrency: (env) => env.EMBEDDING_CONCURRENCY,
+  maxMessages: 1,
+})
 @Injectable()
-export class NodeEmbeddingConsumer implements OnApplicationBootstrap {
+export class NodeEmbeddingConsumer implements DurableHandler<NodeBatchCreatedEvent> {
   constructor(
-    private readonly workers: DurableWorkers,
-    private readonly state: PipelineStateRepository,
+    private readonly state: IndexationStateRepository,
     private readonly progress: StepProgressRecorder,
     private readonly rules: RulesClient,
     private readonly texts: EmbeddingTexts,
     private readonly embeddings: Embeddings,
     private readonly vectors: NodeVectorsRepository,
-    @Inject(SERVICE_ENV) private readonly env: IndexingEnv,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    await this.workers.start({
-      durable: 'node_embedding',
-      stream: Streams.hooks,
-      subject: HookPoints.nodeBatchCreated,
-      payload: NodeBatchCreatedEvent,
-      concurrency: this.env.EMBEDDING_CONCURRENCY,
-      maxDeliver: this.env.PIPELINE_MAX_DELIVER,
-      ackWaitMs: 60_000,
-      maxMessages: 1,
-      handle: (event, delivery) => this.handle(event, delivery),
-    });
-  }
 
   async handle(event: NodeBatchCreatedEvent, delivery: Delivery): Promise<void> {
     const run: StepRun = { requestedTime: event.requestedTime, generation: event.generation };

@@ -3,8 +3,14 @@ import {
   CreateIndexedFileRequest,
   FileRefRequest,
   ListFilesQueryDto,
+  FilesCreate,
+  FilesDelete,
+  FilesGet,
+  FilesList,
+  FilesOntologies,
+  FilesRecomputeOntologies,
+  FilesReindex,
   ReindexFileRequest,
-  Subjects,
   type IndexedFileDto,
   type OntologyDto,
   type Page,
@@ -17,40 +23,40 @@ import { FilesService } from './files.service';
 export class FilesHandler {
   constructor(private readonly files: FilesService) {}
 
-  @RpcHandler(Subjects.indexing.filesList, ListFilesQueryDto)
+  @RpcHandler(FilesList)
   list(query: ListFilesQueryDto, ctx: RpcContext): Promise<Page<IndexedFileDto>> {
     return this.files.list(ctx, query);
   }
 
-  @RpcHandler(Subjects.indexing.filesCreate, CreateIndexedFileRequest)
+  @RpcHandler(FilesCreate)
   create(req: CreateIndexedFileRequest, ctx: RpcContext): Promise<IndexedFileDto> {
     return this.files.create(ctx, req);
   }
 
-  @RpcHandler(Subjects.indexing.filesGet, FileRefRequest)
+  @RpcHandler(FilesGet)
   get(req: FileRefRequest, ctx: RpcContext): Promise<IndexedFileDto> {
     return this.files.get(ctx, req.fileId);
   }
 
-  @RpcHandler(Subjects.indexing.filesDelete, FileRefRequest)
+  @RpcHandler(FilesDelete)
   async delete(req: FileRefRequest, ctx: RpcContext): Promise<null> {
     await this.files.delete(ctx, req.fileId);
     return null;
   }
 
-  @RpcHandler(Subjects.indexing.filesReindex, ReindexFileRequest)
+  @RpcHandler(FilesReindex)
   async reindex(req: ReindexFileRequest, ctx: RpcContext): Promise<null> {
     await this.files.reindex(ctx, req.fileId, req.reparse);
     return null;
   }
 
-  @RpcHandler(Subjects.indexing.filesRecomputeOntologies, FileRefRequest)
+  @RpcHandler(FilesRecomputeOntologies)
   async recomputeOntologies(req: FileRefRequest, ctx: RpcContext): Promise<null> {
     await this.files.recomputeOntologies(ctx, req.fileId);
     return null;
   }
 
-  @RpcHandler(Subjects.indexing.filesOntologies, FileRefRequest)
+  @RpcHandler(FilesOntologies)
   ontologies(req: FileRefRequest, ctx: RpcContext): Promise<OntologyDto[]> {
     return this.files.ontologiesOf(ctx, req.fileId);
   }

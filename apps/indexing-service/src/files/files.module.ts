@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
-import { IndexationDispatchModule } from '../pipeline/indexation-dispatch.module';
+import { IndexationModule } from '../indexation/indexation.module';
 import { FilesHandler } from './files.handler';
 import { FilesRepository } from './files.repository';
 import { FilesService } from './files.service';
 import { OntologiesRepository } from './ontologies.repository';
 import { StorageClient } from './storage.client';
 
+/** The Files API. Indexation requests leave through the INDEXATION_REQUESTS port of IndexationModule. */
 @Module({
-  imports: [IndexationDispatchModule],
+  imports: [IndexationModule],
   providers: [FilesRepository, OntologiesRepository, StorageClient, FilesService, FilesHandler],
   exports: [FilesRepository, OntologiesRepository],
 })

@@ -5,6 +5,7 @@ import { createDataSource, initializeDataSource } from '@docintel/persistence';
 import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
 import { CollectionEntity } from '../collections/collection.entity';
 import { CollectionsRepository } from '../collections/collections.repository';
+import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import { migrations } from '../migrations';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
 import { FilesRepository, type NewIndexedFile } from './files.repository';
@@ -15,12 +16,14 @@ import { OntologiesRepository } from './ontologies.repository';
 let infra: TestInfrastructure;
 let ds: DataSource;
 let files: FilesRepository;
+let state: IndexationStateRepository;
 
 beforeAll(async () => {
   infra = await startTestInfrastructure('idxfiles');
   const opts = { url: infra.databaseUrl, schema: 'indexing', entities: [IndexedFileEntity, CollectionEntity], migrations, poolSize: 30 };
   ds = await initializeDataSource(createDataSource(opts), opts);
   files = new FilesRepository(ds);
+  state = new IndexationStateRepository(ds);
 });
 afterAll(async () => {
   await ds?.destroy();
@@ -71,6 +74,16 @@ describe('FilesRepository', () => {
     expect(typeof file.createdTime).toBe('number');
   });
 
+  it('records the namespace name with the first request, and again with every later one', async () => {
+    const ns = randomUUID();
+    const { file } = await files.createOrGet(ns, itemDraft({ namespaceName: 'acme' }));
+    expect(file).toMatchObject({ namespaceName: 'acme', claimedRequestTime: null, requestedTime: file.createdTime });
+    expect(await state.requestIndexation(ns, file.id, { reparse: false, namespaceName: 'acme-renamed' })).toMatchObject({
+      namespaceName: 'acme-renamed',
+    });
+    expect(await state.requestIndexation(ns, file.id, { reparse: false })).toMatchObject({ namespaceName: 'acme-renamed' });
+  });
+
   it('gives every concurrent creator of the same item the one file created', async () => {
     const ns = randomUUID();
     const draft = itemDraft();
@@ -98,8 +111,8 @@ describe('FilesRepository', () => {
       rows: [],
       total: 0,
     });
-    expect(await files.requestIndexation(other, file.id, { reparse: true })).toBeNull();
-    expect(await files.requestOntologies(other, file.id)).toBeNull();
+    expect(await state.requestIndexation(other, file.id, { reparse: true })).toBeNull();
+    expect(await state.requestOntologies(other, file.id)).toBeNull();
     expect(await files.delete(other, file.id)).toBe(false);
     expect(await files.findById(ns, file.id)).not.toBeNull();
   });
@@ -143,19 +156,19 @@ describe('FilesRepository', () => {
     const ns = randomUUID();
     const { file } = await files.createOrGet(ns, itemDraft());
     await ds.query(`UPDATE files SET status = 'FAILED', error_message = 'broken', reparse_requested = false WHERE id = $1`, [file.id]);
-    const again = await files.requestIndexation(ns, file.id, { reparse: true });
+    const again = await state.requestIndexation(ns, file.id, { reparse: true });
     expect(again).toMatchObject({ status: 'PENDING', errorMessage: null, indexationRequests: 2, reparseRequested: true });
-    const plain = await files.requestIndexation(ns, file.id, { reparse: false });
+    const plain = await state.requestIndexation(ns, file.id, { reparse: false });
     expect(plain).toMatchObject({ indexationRequests: 3, reparseRequested: true });
     expect(plain!.requestedTime).toBeGreaterThanOrEqual(file.requestedTime);
-    expect(await files.requestOntologies(ns, file.id)).toMatchObject({ ontologyRequests: 1 });
+    expect(await state.requestOntologies(ns, file.id)).toMatchObject({ ontologyRequests: 1 });
   });
 
   it('lets the pipeline record RUNNING and FAILED with a message', async () => {
     const ns = randomUUID();
     const { file } = await files.createOrGet(ns, itemDraft());
-    expect(await files.recordIndexationStatus(file.id, 'RUNNING')).toBe(true);
-    expect(await files.recordIndexationStatus(file.id, 'FAILED', 'The PDF is encrypted')).toBe(true);
+    expect(await state.claim(file.id, file.requestedTime, 0, 'RUNNING')).toBe(true);
+    expect(await state.end(file.id, file.requestedTime, 'FAILED', 'The PDF is encrypted')).toBe(true);
     expect(await files.findById(ns, file.id)).toMatchObject({ status: 'FAILED', errorMessage: 'The PDF is encrypted', indexed: false });
   });
 
@@ -177,7 +190,7 @@ describe('FilesRepository', () => {
   it('deletes a file with its nodes, ontologies and collection links in one go; collections stay', async () => {
     const ns = randomUUID();
     const collections = new CollectionsRepository(ds);
-    const nodes = new NodeStoreRepository(ds);
+    const nodes = new NodeStoreRepository(ds, state);
     const ontologies = new OntologiesRepository(ds);
     const { file } = await files.createOrGet(ns, itemDraft());
     const { file: kept } = await files.createOrGet(ns, itemDraft());

@@ -14,6 +14,8 @@ const SORT_COLUMNS: Record<FileSortField, string> = {
 
 /** What a new IndexedFile is made of: the provider item and who asks. */
 export interface NewIndexedFile {
+  /** The namespace's name, recorded with the file's first indexation request (rules and storage know namespaces by name). */
+  namespaceName?: string | null;
   providerId: string;
   providerName: string;
   key: string;
@@ -37,8 +39,11 @@ export interface FileListQuery {
 }
 
 /**
- * IndexedFiles of a namespace. The namespace is the first argument of every method: there is no
- * query path that forgets it, and a file of another namespace is indistinguishable from no file.
+ * IndexedFiles of a namespace: created (PENDING, with the first indexation request), read, listed,
+ * deleted, and given the metadata the ontology computation finds. The namespace is the first
+ * argument of every method that serves the API: there is no query path that forgets it, and a file
+ * of another namespace is indistinguishable from no file. The indexation state after creation is
+ * written by IndexationStateRepository (indexation/).
  */
 @Injectable()
 export class FilesRepository {
@@ -58,8 +63,8 @@ export class FilesRepository {
     const inserted: Array<{ id: string }> = await this.ds.query(
       `INSERT INTO files (id, namespace_id, provider_id, key, name, extension, size, media_type, provider_name,
                           owner_id, owner_email, owner_first_name, owner_last_name, owner_avatar_url,
-                          policy_id, created_time, requested_time)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16)
+                          policy_id, created_time, requested_time, namespace_name)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16, $17)
        ON CONFLICT ON CONSTRAINT files_provider_item_unique DO NOTHING
        RETURNING id`,
       [
@@ -79,6 +84,7 @@ export class FilesRepository {
         draft.owner.avatarUrl,
         randomUUID(),
         now,
+        draft.namespaceName ?? null,
       ],
     );
     if (inserted.length) {
@@ -126,52 +132,6 @@ export class FilesRepository {
       unknown,
       number,
     ];
-    return affected > 0;
-  }
-
-  /**
-   * Records a request to index the file again: status back to PENDING, the request counted.
-   * `reparse` sticks until an indexation has consumed it, so a plain reindex never cancels a pending reparse.
-   */
-  async requestIndexation(namespace: string, id: string, opts: { reparse: boolean }): Promise<IndexedFileEntity | null> {
-    if (!isUuid(id)) return null;
-    const rows: Array<{ id: string }> = await this.ds
-      .query(
-        `UPDATE files
-          SET status = 'PENDING', error_message = NULL, indexation_requests = indexation_requests + 1,
-              reparse_requested = reparse_requested OR $3, requested_time = $4
-        WHERE namespace_id = $1 AND id = $2
-        RETURNING id`,
-        [namespace, id, opts.reparse, Date.now()],
-      )
-      .then(([r]: [Array<{ id: string }>]) => r);
-    return rows.length ? this.repo.findOneByOrFail({ id }) : null;
-  }
-
-  /** Records a request to compute the ontologies and metadata again. */
-  async requestOntologies(namespace: string, id: string): Promise<IndexedFileEntity | null> {
-    if (!isUuid(id)) return null;
-    const rows: Array<{ id: string }> = await this.ds
-      .query(`UPDATE files SET ontology_requests = ontology_requests + 1 WHERE namespace_id = $1 AND id = $2 RETURNING id`, [namespace, id])
-      .then(([r]: [Array<{ id: string }>]) => r);
-    return rows.length ? this.repo.findOneByOrFail({ id }) : null;
-  }
-
-  /**
-   * The pipeline's status writes between a request and the commit of a tree: RUNNING when a run
-   * starts, FAILED (with a message a user understands) or ABORTED when it stops. SUCCESS is written
-   * by NodeStoreRepository.commitGeneration, together with the tree.
-   */
-  async recordIndexationStatus(
-    fileId: string,
-    status: 'RUNNING' | 'FAILED' | 'ABORTED',
-    errorMessage: string | null = null,
-  ): Promise<boolean> {
-    const [, affected] = (await this.ds.query(`UPDATE files SET status = $2, error_message = $3 WHERE id = $1`, [
-      fileId,
-      status,
-      errorMessage,
-    ])) as [unknown, number];
     return affected > 0;
   }
 

@@ -13,9 +13,9 @@ import {
 } from '@docintel/contracts';
 import { requireNamespace, requireUser } from '../tenancy';
 import { FilesRepository } from './files.repository';
-import type { IndexedFileEntity } from './indexed-file.entity';
+import { INDEXATION_REQUESTS, type IndexationRequests } from '../indexation/indexation-requests';
+import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import { toIndexedFileDto } from './indexed-file.mapper';
-import { INDEXATION_REQUESTS, type IndexationRequested, type IndexationRequests } from './indexation-requests';
 import { OntologiesRepository } from './ontologies.repository';
 import { StorageClient } from './storage.client';
 
@@ -25,6 +25,7 @@ const fileNotFound = (id: string) => DomainError.notFound('IndexedFile', id);
 export class FilesService {
   constructor(
     private readonly files: FilesRepository,
+    private readonly state: IndexationStateRepository,
     private readonly ontologies: OntologiesRepository,
     private readonly storage: StorageClient,
     @Inject(INDEXATION_REQUESTS) private readonly indexation: IndexationRequests,
@@ -48,8 +49,11 @@ export class FilesService {
   }
 
   /**
-   * Creates the IndexedFile of an existing provider item (PENDING) and requests its indexation.
-   * Creating it again returns the file the namespace already has, untouched (no new indexation).
+   * Creates the IndexedFile of an existing provider item and requests its indexation, in a straight
+   * line: validate (the provider and the item, from storage), insert (PENDING: the row is the
+   * request, with everything needed to publish it), publish root_node.created. A crash or a NATS
+   * failure between insert and publish leaves an unclaimed request, which the sweeper publishes
+   * again. Creating it again returns the file the namespace already has, untouched (no new indexation).
    */
   async create(ctx: RpcContext, req: CreateIndexedFileRequest): Promise<IndexedFileDto> {
     const namespace = requireNamespace(ctx);
@@ -57,6 +61,7 @@ export class FilesService {
     const provider = await this.storage.provider(ctx, req.providerId);
     const item = await this.storage.file(ctx, provider.id.id, req.key);
     const { file, created } = await this.files.createOrGet(namespace, {
+      namespaceName: ctx.namespaceName ?? null,
       providerId: provider.id.id,
       providerName: provider.name,
       key: item.key,
@@ -72,7 +77,7 @@ export class FilesService {
         avatarUrl: req.owner.avatarUrl ?? '',
       },
     });
-    if (created) await this.indexation.requested(this.event(ctx, file, 'created', true));
+    if (created) await this.indexation.requested(file);
     return toIndexedFileDto(file);
   }
 
@@ -88,36 +93,20 @@ export class FilesService {
   }
 
   async reindex(ctx: RpcContext, id: string, reparse: boolean): Promise<void> {
-    const file = await this.files.requestIndexation(requireNamespace(ctx), id, { reparse });
+    const file = await this.state.requestIndexation(requireNamespace(ctx), id, { reparse, namespaceName: ctx.namespaceName });
     if (!file) throw fileNotFound(id);
-    await this.indexation.requested(this.event(ctx, file, 'reindex', file.reparseRequested));
+    await this.indexation.requested(file);
   }
 
   async recomputeOntologies(ctx: RpcContext, id: string): Promise<void> {
-    const file = await this.files.requestOntologies(requireNamespace(ctx), id);
+    const file = await this.state.requestOntologies(requireNamespace(ctx), id, ctx.namespaceName);
     if (!file) throw fileNotFound(id);
-    await this.indexation.requested(this.event(ctx, file, 'ontologies', false));
+    await this.indexation.ontologiesRequested(file, ctx.requestId);
   }
 
   async ontologiesOf(ctx: RpcContext, id: string): Promise<OntologyDto[]> {
     const list = await this.ontologies.listForFile(requireNamespace(ctx), id);
     if (!list) throw fileNotFound(id);
     return list;
-  }
-
-  private event(ctx: RpcContext, f: IndexedFileEntity, reason: IndexationRequested['reason'], reparse: boolean): IndexationRequested {
-    return {
-      namespaceId: f.namespaceId,
-      namespaceName: ctx.namespaceName,
-      fileId: f.id,
-      reason,
-      reparse,
-      providerId: f.providerId,
-      key: f.key,
-      mediaType: f.mediaType,
-      size: f.size,
-      requestedTime: f.requestedTime,
-      requestId: ctx.requestId,
-    };
   }
 }

@@ -3,7 +3,12 @@ import type { IndexationStatus } from '@docintel/contracts';
 
 const bigintNumber = { to: (v: number | null) => v, from: (v: string | null) => (v === null ? null : Number(v)) };
 
-/** An IndexedFile: a provider item taken into the index of a namespace. */
+/**
+ * An IndexedFile: a provider item taken into the index of a namespace. This entity is the one read
+ * model of the files table, for the Files API and the pipeline alike. FilesRepository creates,
+ * lists and deletes files; every write to the indexation state (status, request, claim, generations,
+ * additionalInfos) goes through IndexationStateRepository.
+ */
 @Entity({ name: 'files' })
 export class IndexedFileEntity {
   @PrimaryColumn('uuid')
@@ -105,4 +110,28 @@ export class IndexedFileEntity {
   /** The last generation handed out by beginGeneration. */
   @Column('integer', { name: 'last_generation' })
   lastGeneration: number;
+
+  // The pipeline's bookkeeping, written only by IndexationStateRepository (indexation/).
+
+  /** Rules and storage know a namespace by its name; recorded with every request. */
+  @Column('text', { name: 'namespace_name', nullable: true })
+  namespaceName: string | null;
+
+  /** The request (requestedTime) a worker has taken up; a request is taken up once. */
+  @Column('bigint', { name: 'claimed_request_time', nullable: true, transformer: bigintNumber })
+  claimedRequestTime: number | null;
+
+  /** A RUNNING worker's last sign of life (epoch ms). */
+  @Column('bigint', { name: 'heartbeat_time', nullable: true, transformer: bigintNumber })
+  heartbeatTime: number | null;
+
+  /** The request, generation and root node of the latest parse attempt (what the sweeper cleans up after). */
+  @Column('bigint', { name: 'pipeline_request_time', nullable: true, transformer: bigintNumber })
+  pipelineRequestTime: number | null;
+
+  @Column('integer', { name: 'pipeline_generation', nullable: true })
+  pipelineGeneration: number | null;
+
+  @Column('uuid', { name: 'pipeline_root_id', nullable: true })
+  pipelineRootId: string | null;
 }

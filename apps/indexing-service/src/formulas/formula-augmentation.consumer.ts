@@ -1,14 +1,11 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { HookPoints, NodeUpdatedEvent, Streams, type FormulaAugmentationProgress, type RpcContext } from '@docintel/contracts';
+import { Inject, Injectable } from '@nestjs/common';
+import { Hooks, type FormulaAugmentationProgress, type NodeUpdatedEvent, type RpcContext } from '@docintel/contracts';
 import { JetStream } from '@docintel/messaging';
 import { LOGGER, currentRequestId, type Logger } from '@docintel/observability';
 import { nodeMatches, RulesClient } from '@docintel/rules';
-import { SERVICE_ENV } from '@docintel/runtime';
-import type { IndexingEnv } from '../indexing.env';
+import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
-import { DurableWorkers, type Delivery } from '../pipeline/durable-workers';
-import { PipelineStateRepository } from '../pipeline/pipeline-state.repository';
+import { DurableWorker, type Delivery, type DurableHandler } from '../pipeline/durable-worker.decorator';
 import { StepProgressRecorder, type StepRun } from '../pipeline/step-progress';
 import { PROGRESS_KEYS } from '../pipeline/tree-events';
 import { augment } from './formula-augmentation';
@@ -22,33 +19,17 @@ import { isFormulaCandidate } from './formula-candidates';
  * ignores itself). Failures are retried and dead-lettered; they never touch the file's status.
  * Progress and the last error are kept in additionalInfos.formula_augmentation.
  */
+@DurableWorker({ message: Hooks.nodeUpdated, durable: 'formula_augmentation', concurrency: 1, maxMessages: 4 })
 @Injectable()
-export class FormulaAugmentationConsumer implements OnApplicationBootstrap {
+export class FormulaAugmentationConsumer implements DurableHandler<NodeUpdatedEvent> {
   constructor(
-    private readonly workers: DurableWorkers,
-    private readonly state: PipelineStateRepository,
+    private readonly state: IndexationStateRepository,
     private readonly progress: StepProgressRecorder,
     private readonly nodes: NodeStoreRepository,
     private readonly rules: RulesClient,
     private readonly jetstream: JetStream,
-    private readonly ds: DataSource,
-    @Inject(SERVICE_ENV) private readonly env: IndexingEnv,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    await this.workers.start({
-      durable: 'formula_augmentation',
-      stream: Streams.hooks,
-      subject: HookPoints.nodeUpdated,
-      payload: NodeUpdatedEvent,
-      concurrency: 1,
-      maxDeliver: this.env.PIPELINE_MAX_DELIVER,
-      ackWaitMs: 60_000,
-      maxMessages: 4,
-      handle: (event, delivery) => this.handle(event, delivery),
-    });
-  }
 
   async handle(event: NodeUpdatedEvent, delivery: Delivery): Promise<void> {
     if (event.reason === 'augmented') return; // our own announcement
@@ -77,15 +58,12 @@ export class FormulaAugmentationConsumer implements OnApplicationBootstrap {
       }
       await this.progress.started(event.fileId, PROGRESS_KEYS.formulas, run);
       const filter = decision.filter ?? {};
-      const rows: Array<{ id: string; type: string; text: string; metadata: Record<string, unknown> }> = await this.ds.query(
-        `SELECT id, type, text, metadata FROM nodes WHERE file_id = $1 AND generation = $2 AND id = ANY($3::uuid[])`,
-        [event.fileId, event.generation, event.nodeIds],
-      );
+      const rows = await this.nodes.readNodes(event.fileId, event.generation, event.nodeIds);
       const updates: Array<{ id: string; attributes: Record<string, unknown> }> = [];
       let unreadable = 0;
       for (const row of rows) {
         if (!isFormulaCandidate(row) || !nodeMatches(filter, row)) continue;
-        const attributes = augment({ type: row.type, text: row.text, attributes: row.metadata });
+        const attributes = augment(row);
         if (!attributes) continue;
         if (attributes.formulaError) unreadable++;
         updates.push({ id: row.id, attributes: { ...attributes } });
@@ -106,7 +84,7 @@ export class FormulaAugmentationConsumer implements OnApplicationBootstrap {
           reason: 'augmented',
         };
         await this.jetstream.publish(
-          HookPoints.nodeUpdated,
+          Hooks.nodeUpdated,
           announcement,
           `${event.fileId}:${event.generation}:${event.requestedTime}:augmented:${event.batch ?? 0}`,
         );

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DocumentRequest, Subjects, type DocumentReply, type RpcContext } from '@docintel/contracts';
+import { DocumentRequest, FilesDocument, type DocumentReply, type RpcContext } from '@docintel/contracts';
 import { RpcHandler } from '@docintel/messaging';
 import { DocumentService } from './document.service';
 
@@ -7,7 +7,7 @@ import { DocumentService } from './document.service';
 export class DocumentHandler {
   constructor(private readonly documents: DocumentService) {}
 
-  @RpcHandler(Subjects.indexing.filesDocument, DocumentRequest)
+  @RpcHandler(FilesDocument)
   read(req: DocumentRequest, ctx: RpcContext): Promise<DocumentReply> {
     return this.documents.read(ctx, req.fileId, req.format);
   }

@@ -8,6 +8,7 @@ import { startTestInfrastructure, type TestInfrastructure } from '@docintel/test
 import { CollectionEntity } from '../collections/collection.entity';
 import { FilesRepository } from '../files/files.repository';
 import { IndexedFileEntity } from '../files/indexed-file.entity';
+import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import { migrations } from '../migrations';
 import { DocumentService } from './document.service';
 import { NodeStoreRepository } from './node-store.repository';
@@ -24,7 +25,7 @@ beforeAll(async () => {
   ds = await initializeDataSource(createDataSource(opts), opts);
   nc = await connect({ servers: infra.natsUrl });
   files = new FilesRepository(ds);
-  store = new NodeStoreRepository(ds);
+  store = new NodeStoreRepository(ds, new IndexationStateRepository(ds));
 });
 afterAll(async () => {
   await nc?.close();
@@ -330,7 +331,7 @@ describe('DocumentService on stored trees', () => {
   it('keeps serving the previous tree while a reindex is pending', async () => {
     const ns = randomUUID();
     const fileId = await storeReport(ns);
-    await files.requestIndexation(ns, fileId, { reparse: true });
+    await new IndexationStateRepository(ds).requestIndexation(ns, fileId, { reparse: true });
     const md = await documents.read(ctx(ns), fileId, 'markdown');
     expect((md as { content: string }).content).toContain('# Trial report');
   });

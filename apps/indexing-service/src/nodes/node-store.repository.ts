@@ -1,20 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { DomainError, ErrorCode, NODE_TYPES, type IndexationStatus, type NodeRecord, type StoredNode } from '@docintel/contracts';
+import { DomainError, NODE_TYPES, type IndexationStatus, type NodeRecord, type StoredNode } from '@docintel/contracts';
+import { IndexationStateRepository, type ParsedFileFacts } from '../indexation/indexation-state.repository';
 import { isUuid } from '../tenancy';
 import { buildTree, type NodeRow } from './node-tree';
-
-/** Facts a parse learns about the file, written in the same transaction that publishes its tree. */
-export interface ParsedFileFacts {
-  checksum?: string | null;
-  mediaType?: string | null;
-  size?: number | null;
-  title?: string | null;
-  authors?: string | null;
-  description?: string | null;
-  /** Keys merged into the file's additionalInfos (what the parse learned, the next steps' records). */
-  additionalInfo?: Record<string, unknown>;
-}
 
 export interface TreeRead {
   indexed: boolean;
@@ -26,26 +15,39 @@ export interface TreeRead {
 
 const NODE_TYPE_SET = new Set<string>(NODE_TYPES);
 
+export type { ParsedFileFacts };
+
+/** A stored node as the steps after parsing read it. */
+export interface NodeFacts {
+  id: string;
+  type: string;
+  text: string;
+  attributes: Record<string, unknown>;
+}
+
 /**
  * The node tree of each file, written by the pipeline in generations: beginGeneration hands out a
  * new generation number, insertBatch adds nodes to it (invisible to readers), commitGeneration
  * switches the file to it in one transaction, then the older generations are deleted. Readers only
  * ever see the file's current generation, so they get the old tree or the new one, never a mix.
  *
+ * This is the only code that reads or writes the nodes table (and the vectors keyed by its nodes'
+ * ids, when nodes are replaced). The file's side of a generation (its counters, the switch and the
+ * SUCCESS that goes with it) is written by IndexationStateRepository, which owns the files row.
+ *
  * Writers work by file id: the pipeline acts on a file named by an event of its namespace.
- * Readers go through readTree, which takes the namespace.
+ * Readers of the API go through readTree, which takes the namespace.
  */
 @Injectable()
 export class NodeStoreRepository {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    private readonly state: IndexationStateRepository,
+  ) {}
 
   /** A new, empty generation for the file's next tree. */
-  async beginGeneration(fileId: string): Promise<number> {
-    const [rows] = (await this.ds.query(`UPDATE files SET last_generation = last_generation + 1 WHERE id = $1 RETURNING last_generation`, [
-      fileId,
-    ])) as [Array<{ last_generation: number }>, number];
-    if (!rows.length) throw DomainError.notFound('IndexedFile', fileId);
-    return rows[0].last_generation;
+  beginGeneration(fileId: string): Promise<number> {
+    return this.state.nextGeneration(fileId);
   }
 
   /**
@@ -98,36 +100,7 @@ export class NodeStoreRepository {
    * generation older than the current one is refused (CONFLICT) and its nodes discarded.
    */
   async commitGeneration(fileId: string, generation: number, facts: ParsedFileFacts = {}): Promise<void> {
-    const stale = await this.ds.transaction(async (em) => {
-      const rows: Array<{ current_generation: number | null; last_generation: number }> = await em.query(
-        `SELECT current_generation, last_generation FROM files WHERE id = $1 FOR UPDATE`,
-        [fileId],
-      );
-      if (!rows.length) throw DomainError.notFound('IndexedFile', fileId);
-      const { current_generation: current, last_generation: last } = rows[0];
-      if (generation > last) throw new DomainError(ErrorCode.CONFLICT, `Generation ${generation} of file ${fileId} was never begun`);
-      if (current !== null && generation <= current) return true;
-      const params: unknown[] = [fileId, generation];
-      const sets = [`current_generation = $2`, `indexed = true`, `status = 'SUCCESS'`, `error_message = NULL`, `reparse_requested = false`];
-      for (const [column, value] of [
-        ['checksum', facts.checksum],
-        ['media_type', facts.mediaType],
-        ['size', facts.size],
-        ['title', facts.title],
-        ['authors', facts.authors],
-        ['description', facts.description],
-      ] as const) {
-        if (value === undefined) continue;
-        params.push(value);
-        sets.push(`${column} = $${params.length}`);
-      }
-      if (facts.additionalInfo) {
-        params.push(JSON.stringify(facts.additionalInfo));
-        sets.push(`additional_info = additional_info || $${params.length}::jsonb`);
-      }
-      await em.query(`UPDATE files SET ${sets.join(', ')} WHERE id = $1`, params);
-      return false;
-    });
+    const stale = (await this.state.commitGeneration(fileId, generation, facts)) === 'stale';
     if (stale) {
       await this.discardGeneration(fileId, generation);
       throw DomainError.conflict(`Generation ${generation} of file ${fileId} is older than the current tree`);
@@ -166,6 +139,75 @@ export class NodeStoreRepository {
         WHERE n.file_id = $1 AND n.generation = $2 AND f.id = n.file_id AND n.generation IS DISTINCT FROM f.current_generation`,
       [fileId, generation],
     );
+  }
+
+  /** Drops every generation of the file newer than its committed tree (attempts that will not commit). */
+  async discardUncommitted(fileId: string): Promise<void> {
+    await this.ds.query(
+      `DELETE FROM nodes n USING files f
+        WHERE n.file_id = $1 AND f.id = $1 AND n.generation > COALESCE(f.current_generation, 0)`,
+      [fileId],
+    );
+  }
+
+  /**
+   * Removes the file's vectors of nodes that are not in `generation` (the tree just committed):
+   * vectors are keyed by node id, and the nodes they belonged to are gone.
+   */
+  async deleteVectorsOfReplacedNodes(fileId: string, generation: number): Promise<number> {
+    const [, count] = (await this.ds.query(
+      `DELETE FROM node_embeddings e
+        WHERE e.file_id = $1
+          AND NOT EXISTS (SELECT 1 FROM nodes n WHERE n.file_id = $1 AND n.generation = $2 AND n.id = e.node_id)`,
+      [fileId, generation],
+    )) as [unknown, number];
+    return count;
+  }
+
+  /** The ids, types and texts of the nodes of a generation, in tree order (parents before children, siblings in reading order). */
+  async nodesInTreeOrder(fileId: string, generation: number): Promise<Array<{ id: string; type: string; text: string }>> {
+    return this.ds.query(
+      `WITH RECURSIVE walk AS (
+         SELECT id, type, text, ARRAY[ordinal] AS path FROM nodes
+          WHERE file_id = $1 AND generation = $2 AND parent_id IS NULL
+         UNION ALL
+         SELECT c.id, c.type, c.text, w.path || c.ordinal FROM walk w
+           JOIN nodes c ON c.file_id = $1 AND c.generation = $2 AND c.parent_id = w.id
+       )
+       SELECT id, type, text FROM walk ORDER BY path`,
+      [fileId, generation],
+    );
+  }
+
+  /** These nodes of a generation (those that exist), optionally only those of some types; in no particular order. */
+  async readNodes(fileId: string, generation: number, ids: string[], types?: readonly string[]): Promise<NodeFacts[]> {
+    const rows: Array<{ id: string; type: string; text: string; metadata: Record<string, unknown> | null }> = await this.ds.query(
+      `SELECT id, type, text, metadata FROM nodes
+        WHERE file_id = $1 AND generation = $2 AND id = ANY($3::uuid[]) AND ($4::text[] IS NULL OR type = ANY($4::text[]))`,
+      [fileId, generation, ids, types ? [...types] : null],
+    );
+    return rows.map((r) => ({ id: r.id, type: r.type, text: r.text, attributes: r.metadata ?? {} }));
+  }
+
+  /**
+   * The text below each of these nodes, leaves in reading order, cut to `maxChars`; the cells of a
+   * row joined with " | ", other texts with a space. Nodes with no text below are left out.
+   */
+  async textUnder(fileId: string, generation: number, ids: string[], maxChars: number): Promise<Map<string, string>> {
+    const rows: Array<{ root: string; text: string | null }> = await this.ds.query(
+      `WITH RECURSIVE sub AS (
+         SELECT n.id AS root, n.type AS root_type, n.id, n.text, ARRAY[]::int[] AS path
+           FROM nodes n WHERE n.file_id = $1 AND n.generation = $2 AND n.id = ANY($3::uuid[])
+         UNION ALL
+         SELECT s.root, s.root_type, c.id, c.text, s.path || c.ordinal
+           FROM sub s JOIN nodes c ON c.file_id = $1 AND c.generation = $2 AND c.parent_id = s.id
+          WHERE cardinality(s.path) < 64
+       )
+       SELECT root, left(string_agg(NULLIF(btrim(text), ''), CASE WHEN root_type = 'row' THEN ' | ' ELSE ' ' END ORDER BY path), $4) AS text
+         FROM sub GROUP BY root, root_type`,
+      [fileId, generation, ids, maxChars],
+    );
+    return new Map(rows.filter((r) => r.text).map((r) => [r.root, r.text as string]));
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { StepProgress } from '@docintel/contracts';
-import { PipelineStateRepository } from './pipeline-state.repository';
+import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 
 /** The run a batch belongs to. */
 export interface StepRun {
@@ -31,7 +31,7 @@ export function settledStatus(p: StepProgress, counted: number): StepProgress['s
  */
 @Injectable()
 export class StepProgressRecorder {
-  constructor(private readonly state: PipelineStateRepository) {}
+  constructor(private readonly state: IndexationStateRepository) {}
 
   /** The record of the run, or undefined when the batch belongs to another run. */
   async current<P extends StepProgress>(fileId: string, key: string, run: StepRun): Promise<P | undefined> {

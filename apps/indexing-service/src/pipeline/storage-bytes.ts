@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DomainError, ErrorCode, Subjects, type RpcContext, type TransferTarget } from '@docintel/contracts';
+import { DomainError, ErrorCode, ItemsTransferTarget, type RpcContext } from '@docintel/contracts';
 import { RpcClient } from '@docintel/messaging';
 import { SERVICE_ENV } from '@docintel/runtime';
 import type { IndexingEnv } from '../indexing.env';
@@ -82,7 +82,7 @@ export class StorageBytes implements OnApplicationShutdown {
   }
 
   async download(ctx: RpcContext, providerId: string, key: string): Promise<DownloadedFile> {
-    const target = await this.rpc.request<TransferTarget>(Subjects.storage.itemsTransferTarget, { providerId, key, op: 'get' }, ctx);
+    const target = await this.rpc.call(ItemsTransferTarget, { providerId, key, op: 'get' }, ctx);
     const res = await this.get(target.grant, ctx.requestId);
     await mkdir(this.tempRoot, { recursive: true });
     const path = join(this.tempRoot, randomUUID());

@@ -4,19 +4,22 @@ import { randomUUID } from 'node:crypto';
 import type { NatsConnection } from 'nats';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
-import { HookPoints, Streams, WorkSubjects, type RootNodeCreatedEvent } from '@docintel/contracts';
+import { HookPoints, Hooks, Streams, Work, type ProviderDto, type ProviderItemDto, type RootNodeCreatedEvent } from '@docintel/contracts';
 import { JetStream, MessagingModule, NATS_CONNECTION, type NatsOptions, type RunningConsumer } from '@docintel/messaging';
 import { createLogger, ObservabilityModule } from '@docintel/observability';
 import { createDataSource, initializeDataSource } from '@docintel/persistence';
 import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
 import { CollectionEntity } from '../collections/collection.entity';
 import { FilesRepository } from '../files/files.repository';
+import { FilesService } from '../files/files.service';
 import { IndexedFileEntity } from '../files/indexed-file.entity';
+import { OntologiesRepository } from '../files/ontologies.repository';
+import type { StorageClient } from '../files/storage.client';
+import { IndexationRequestPublisher, rootNodeIdFor } from '../indexation/indexation-request-publisher';
+import { IndexationStateRepository, SWEEPER_LOCK } from '../indexation/indexation-state.repository';
 import { IndexingEnv } from '../indexing.env';
 import { migrations } from '../migrations';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
-import { IndexationDispatcher } from './indexation-dispatcher';
-import { PipelineStateRepository, SWEEPER_LOCK } from './pipeline-state.repository';
 import { INTERRUPTED_MESSAGE, LOST_MESSAGE, Sweeper } from './sweeper';
 
 const logger = createLogger('sweeper-test', 'silent');
@@ -27,7 +30,7 @@ let app: TestingModule;
 let jetstream: JetStream;
 let files: FilesRepository;
 let nodes: NodeStoreRepository;
-let state: PipelineStateRepository;
+let state: IndexationStateRepository;
 let sweeper: Sweeper;
 let env: IndexingEnv;
 const consumers: RunningConsumer[] = [];
@@ -50,20 +53,19 @@ beforeAll(async () => {
   jetstream = app.get(JetStream);
   for (const s of [Streams.hooks, Streams.work, Streams.deadLetters]) await jetstream.ensureStream(s);
   files = new FilesRepository(ds);
-  nodes = new NodeStoreRepository(ds);
-  state = new PipelineStateRepository(ds);
+  state = new IndexationStateRepository(ds);
+  nodes = new NodeStoreRepository(ds, state);
   env = Object.assign(new IndexingEnv(), { SWEEP_PENDING_AFTER_SECONDS: 60, SWEEP_STALE_RUNNING_SECONDS: 120 });
   // The sweeper asks both request queues whether they are idle; reindex work is not exercised here.
   consumers.push(
     await jetstream.consume({
-      stream: Streams.work,
+      message: Work.indexingReindex,
       durable: 'indexing_reindex',
-      filterSubject: WorkSubjects.indexingReindex,
       handler: async () => undefined,
     }),
   );
-  const dispatcher = new IndexationDispatcher(state, nodes, jetstream, logger);
-  sweeper = new Sweeper(state, dispatcher, app.get<NatsConnection>(NATS_CONNECTION), nats, env, logger);
+  const requests = new IndexationRequestPublisher(jetstream, logger);
+  sweeper = new Sweeper(state, nodes, requests, app.get<NatsConnection>(NATS_CONNECTION), nats, env, logger);
 });
 afterAll(async () => {
   for (const c of consumers) await c.stop();
@@ -75,6 +77,7 @@ afterAll(async () => {
 async function newFile(namespaceName: string | null = 'acme'): Promise<string> {
   const key = `docs/${randomUUID()}.txt`;
   const { file } = await files.createOrGet(randomUUID(), {
+    namespaceName,
     providerId: randomUUID(),
     providerName: 'Local storage',
     key,
@@ -84,7 +87,6 @@ async function newFile(namespaceName: string | null = 'acme'): Promise<string> {
     mediaType: 'text/plain',
     owner: { id: randomUUID(), email: 'a@example.com', firstName: '', lastName: '', avatarUrl: '' },
   });
-  if (namespaceName) await state.recordNamespaceName(file.id, namespaceName);
   return file.id;
 }
 
@@ -107,9 +109,8 @@ async function fakeParser(hold = false): Promise<{ seen: RootNodeCreatedEvent[];
   const held = new Promise<void>((r) => (release = r));
   consumers.push(
     await jetstream.consume<RootNodeCreatedEvent>({
-      stream: Streams.hooks,
+      message: Hooks.rootNodeCreated,
       durable: 'corpus_parsing',
-      filterSubject: HookPoints.rootNodeCreated,
       ackWaitMs: 60_000,
       maxMessages: 1,
       handler: async (event) => {
@@ -178,7 +179,7 @@ describe('sweeper', () => {
     const generation = await nodes.beginGeneration(id);
     const rootId = randomUUID();
     await nodes.insertBatch(id, generation, [{ id: rootId, parentId: null, ordinal: 0, type: 'document', text: '' }]);
-    await state.recordPreparedGeneration(id, t, generation, rootId);
+    await state.recordAttempt(id, t, generation, rootId);
     expect(await state.claim(id, t, 0, 'RUNNING')).toBe(true);
 
     // Within the grace period nothing happens; past it the file ends FAILED.
@@ -222,8 +223,8 @@ describe('sweeper', () => {
       fileId: lost,
       namespaceName: 'acme',
       requestedTime: prepared.requestedTime,
-      generation: prepared.pipelineGeneration,
-      rootNodeId: prepared.pipelineRootId,
+      // Nothing was written for the request: the root node id is the request's own.
+      rootNodeId: rootNodeIdFor(lost, prepared.requestedTime),
       reparse: true,
       mediaType: 'text/plain',
     });
@@ -235,5 +236,58 @@ describe('sweeper', () => {
     await sweeper.sweep(Date.now() + 61_000);
     const [{ status, error_message }] = await ds.query(`SELECT status, error_message FROM files WHERE id = $1`, [id]);
     expect({ status, error_message }).toEqual({ status: 'FAILED', error_message: LOST_MESSAGE });
+  });
+});
+
+describe('POST /files: validate, insert, publish', () => {
+  const provider = { id: { id: randomUUID(), entityType: 'PROVIDER' }, name: 'Local storage' } as unknown as ProviderDto;
+  const storage = {
+    provider: async () => provider,
+    file: async (_ctx: unknown, _providerId: string, key: string) =>
+      ({ key, type: 'FILE', size: 12, mediaType: 'text/plain' }) as unknown as ProviderItemDto,
+  } as unknown as StorageClient;
+
+  it('leaves a request whose publish was lost (crash or NATS away after the insert) for the sweeper, which publishes it', async () => {
+    // The insert commits, then the publish fails: the request is recorded PENDING and unclaimed, with
+    // everything needed to publish it, and POST /files still answers.
+    const unreachable = { publish: async () => Promise.reject(new Error('NATS connection closed')) } as unknown as JetStream;
+    const service = new FilesService(
+      files,
+      state,
+      new OntologiesRepository(ds),
+      storage,
+      new IndexationRequestPublisher(unreachable, logger),
+    );
+    const ctx = { requestId: randomUUID(), namespaceId: randomUUID(), namespaceName: 'acme', userId: randomUUID() };
+    const dto = await service.create(ctx, {
+      providerId: provider.id.id,
+      key: `docs/${randomUUID()}.txt`,
+      owner: { email: 'a@example.com' },
+    } as never);
+    const id = dto.id.id;
+    expect(dto.lastIndexationInfos.status).toBe('PENDING');
+    const recorded = (await state.load(id))!;
+    expect(recorded).toMatchObject({ status: 'PENDING', claimedRequestTime: null, namespaceName: 'acme' });
+    expect(await rootNodeMessages(id)).toBe(0);
+
+    // Within SWEEP_PENDING_AFTER_SECONDS nothing is published (it may still be on its way); past it the sweeper publishes it.
+    const parser = await fakeParser();
+    await sweeper.sweep(Date.now());
+    expect(await rootNodeMessages(id)).toBe(0);
+    await sweeper.sweep(Date.now() + 61_000);
+    const event = await eventually(async () => parser.seen.find((e) => e.fileId === id));
+    expect(event).toMatchObject({
+      namespaceId: ctx.namespaceId,
+      namespaceName: 'acme',
+      fileId: id,
+      requestedTime: recorded.requestedTime,
+      rootNodeId: rootNodeIdFor(id, recorded.requestedTime),
+      reparse: true,
+      providerId: provider.id.id,
+      mediaType: 'text/plain',
+      size: 12,
+    });
+    expect(await rootNodeMessages(id)).toBe(1);
+    await consumers.pop()!.stop();
   });
 });

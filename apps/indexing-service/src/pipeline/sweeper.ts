@@ -5,8 +5,9 @@ import { NATS_CONNECTION, NATS_OPTIONS, prefixedName, type NatsOptions } from '@
 import { LOGGER, type Logger } from '@docintel/observability';
 import { SERVICE_ENV } from '@docintel/runtime';
 import type { IndexingEnv } from '../indexing.env';
-import { IndexationDispatcher } from './indexation-dispatcher';
-import { PipelineStateRepository } from './pipeline-state.repository';
+import { IndexationRequestPublisher } from '../indexation/indexation-request-publisher';
+import { IndexationStateRepository } from '../indexation/indexation-state.repository';
+import { NodeStoreRepository } from '../nodes/node-store.repository';
 
 export const INTERRUPTED_MESSAGE = 'Indexation was interrupted; reindex to try again.';
 export const LOST_MESSAGE = 'The indexation request was lost; reindex to try again.';
@@ -25,9 +26,11 @@ export interface SweepResult {
 }
 
 /**
- * Makes sure every file ends SUCCESS, FAILED or ABORTED. Requests are published after the Files
- * API's transaction commits, so a crash in between (or NATS being away) could lose one; and a
- * worker that dies mid-parse leaves its file RUNNING. Every SWEEP_INTERVAL_SECONDS one replica
+ * Makes sure every file ends SUCCESS, FAILED or ABORTED. The Files API inserts (or updates) the
+ * file and then publishes its request, so a crash in between (or NATS being away) loses the message
+ * but not the request: the row says PENDING, unclaimed, with everything needed to publish it (the
+ * namespace's name is written by the same statement). And a worker that dies mid-parse leaves its
+ * file RUNNING. Every SWEEP_INTERVAL_SECONDS one replica
  * (the holder of a Postgres advisory lock) fails the RUNNING files whose worker has been silent
  * for SWEEP_STALE_RUNNING_SECONDS, and, when the request queues are idle, publishes again the
  * requests nobody took up within SWEEP_PENDING_AFTER_SECONDS (same message id, so a duplicate collapses).
@@ -38,8 +41,9 @@ export class Sweeper implements OnApplicationBootstrap, BeforeApplicationShutdow
   private sweeping?: Promise<unknown>;
 
   constructor(
-    private readonly state: PipelineStateRepository,
-    private readonly dispatcher: IndexationDispatcher,
+    private readonly state: IndexationStateRepository,
+    private readonly nodes: NodeStoreRepository,
+    private readonly requests: IndexationRequestPublisher,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(NATS_OPTIONS) private readonly nats: NatsOptions,
     @Inject(SERVICE_ENV) private readonly env: IndexingEnv,
@@ -66,7 +70,7 @@ export class Sweeper implements OnApplicationBootstrap, BeforeApplicationShutdow
     const result: SweepResult = { swept: false, interrupted: 0, republished: 0 };
     result.swept = await this.state.asSweeper(async () => {
       const silent = await this.state.failSilentRuns(now - this.env.SWEEP_STALE_RUNNING_SECONDS * 1000, INTERRUPTED_MESSAGE);
-      for (const f of silent) await this.state.discardUncommitted(f.id);
+      for (const f of silent) await this.nodes.discardUncommitted(f.id);
       result.interrupted = silent.length;
       if (silent.length) this.logger.warn({ files: silent.map((f) => f.id) }, 'indexations interrupted (worker silent); marked FAILED');
 
@@ -76,7 +80,7 @@ export class Sweeper implements OnApplicationBootstrap, BeforeApplicationShutdow
           await this.state.end(file.id, file.requestedTime, 'FAILED', LOST_MESSAGE);
           continue;
         }
-        await this.dispatcher.dispatch(file);
+        await this.requests.publish(file);
         result.republished++;
       }
       if (result.republished) this.logger.warn({ count: result.republished }, 'indexation requests nobody took up were published again');

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  HookPoints,
+  Hooks,
   MAX_NODES_PER_EVENT,
-  WorkSubjects,
+  Work,
   type FormulaAugmentationProgress,
   type NodeBatchCreatedEvent,
   type NodeEmbeddingProgress,
@@ -10,12 +10,13 @@ import {
   type NodeUpdateReason,
   type OntologiesWork,
   type StepProgress,
+  type StreamMessage,
 } from '@docintel/contracts';
 import { JetStream } from '@docintel/messaging';
 import { SERVICE_ENV } from '@docintel/runtime';
 import { isFormulaCandidate } from '../formulas/formula-candidates';
 import type { IndexingEnv } from '../indexing.env';
-import { PipelineStateRepository } from './pipeline-state.repository';
+import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import { batches, distinctTypes } from './tree-records';
 
 /** The run whose tree is announced. */
@@ -65,7 +66,7 @@ export class TreeEvents {
 
   constructor(
     private readonly jetstream: JetStream,
-    private readonly state: PipelineStateRepository,
+    private readonly state: IndexationStateRepository,
     @Inject(SERVICE_ENV) env: IndexingEnv,
   ) {
     this.batchSize = Math.min(env.NODE_BATCH_SIZE, MAX_NODES_PER_EVENT);
@@ -155,7 +156,7 @@ export class TreeEvents {
         batch: i,
         batches: nodeBatches.length,
       };
-      await this.send(HookPoints.nodeBatchCreated, event, `${runId}:batch:${i}`);
+      await this.send(Hooks.nodeBatchCreated, event, `${runId}:batch:${i}`);
     }
     for (const [i, batch] of formulaBatches.entries()) {
       const event: NodeUpdatedEvent = {
@@ -166,7 +167,7 @@ export class TreeEvents {
         batch: i,
         batches: formulaBatches.length,
       };
-      await this.send(HookPoints.nodeUpdated, event, `${runId}:formulas:${i}`);
+      await this.send(Hooks.nodeUpdated, event, `${runId}:formulas:${i}`);
     }
     await this.queueOntologies({ ...common }, `${runId}:ontologies`);
   }
@@ -174,18 +175,14 @@ export class TreeEvents {
   /** Asks for the ontologies of the file's current tree. */
   async queueOntologies(work: OntologiesWork, msgId: string): Promise<void> {
     const { namespaceId, namespaceName, fileId, requestedTime, generation } = work;
-    await this.send(
-      WorkSubjects.indexingOntologies,
-      { namespaceId, namespaceName, fileId, requestedTime, generation } satisfies OntologiesWork,
-      msgId,
-    );
+    await this.send(Work.indexingOntologies, { namespaceId, namespaceName, fileId, requestedTime, generation }, msgId);
   }
 
   /** A JetStream publish, tried again on a transient failure; the msgId makes a repeat land once. */
-  private async send(subject: string, payload: object, msgId: string): Promise<void> {
+  private async send<T extends object>(message: StreamMessage<T>, payload: T, msgId: string): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.jetstream.publish(subject, payload, msgId);
+        await this.jetstream.publish(message, payload, msgId);
         return;
       } catch (err) {
         if (attempt >= PUBLISH_ATTEMPTS) throw err;

@@ -2,8 +2,15 @@ import { Injectable } from '@nestjs/common';
 import {
   CreateRuleDto,
   EvaluateRulesRequest,
-  Subjects,
+  RulesCreate,
+  RulesDelete,
+  RulesEvaluate,
+  RulesGet,
+  RulesList,
+  RulesUpsert,
   TriggerRefRequest,
+  TriggersList,
+  TriggersSchema,
   UpsertRuleRequest,
   type RpcContext,
 } from '@docintel/contracts';
@@ -14,43 +21,43 @@ import { RulesService } from './rules.service';
 export class RulesHandler {
   constructor(private readonly rules: RulesService) {}
 
-  @RpcHandler(Subjects.rules.triggersList)
+  @RpcHandler(TriggersList)
   triggers() {
     return this.rules.triggers();
   }
 
-  @RpcHandler(Subjects.rules.triggersSchema, TriggerRefRequest)
+  @RpcHandler(TriggersSchema)
   schema(req: TriggerRefRequest) {
     return this.rules.schema(req.trigger_id);
   }
 
-  @RpcHandler(Subjects.rules.rulesList)
+  @RpcHandler(RulesList)
   list(_: unknown, ctx: RpcContext) {
     return this.rules.list(ctx);
   }
 
-  @RpcHandler(Subjects.rules.rulesGet, TriggerRefRequest)
+  @RpcHandler(RulesGet)
   get(req: TriggerRefRequest, ctx: RpcContext) {
     return this.rules.get(ctx, req.trigger_id);
   }
 
-  @RpcHandler(Subjects.rules.rulesCreate, CreateRuleDto)
+  @RpcHandler(RulesCreate)
   create(req: CreateRuleDto, ctx: RpcContext) {
     return this.rules.create(ctx, req.trigger_id, req.filter);
   }
 
-  @RpcHandler(Subjects.rules.rulesUpsert, UpsertRuleRequest)
+  @RpcHandler(RulesUpsert)
   upsert(req: UpsertRuleRequest, ctx: RpcContext) {
     return this.rules.upsert(ctx, req.trigger_id, req.filter);
   }
 
-  @RpcHandler(Subjects.rules.rulesDelete, TriggerRefRequest)
+  @RpcHandler(RulesDelete)
   async delete(req: TriggerRefRequest, ctx: RpcContext): Promise<Record<string, never>> {
     await this.rules.delete(ctx, req.trigger_id);
     return {};
   }
 
-  @RpcHandler(Subjects.rules.evaluate, EvaluateRulesRequest)
+  @RpcHandler(RulesEvaluate)
   evaluate(req: EvaluateRulesRequest, ctx: RpcContext) {
     return this.rules.evaluate(ctx, req.trigger_id, req.facts);
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Events, type ProviderItemDto, type ProviderItemEvent, type RpcContext } from '@docintel/contracts';
+import { DomainEvents, Events, type ProviderItemDto, type ProviderItemEvent, type RpcContext } from '@docintel/contracts';
 import { JetStream } from '@docintel/messaging';
 import { LOGGER, type Logger } from '@docintel/observability';
 
@@ -33,7 +33,7 @@ export class ItemEvents {
     // One change per request and key: a retried publish of it is stored once.
     const msgId = `${subject}:${ctx.requestId}:${item.providerId}:${ctx.namespace}:${item.key}`;
     try {
-      await this.jetstream.publish(subject, event, msgId);
+      await this.jetstream.publish(DomainEvents[kind], event, msgId);
     } catch (err) {
       // The change is done and cannot be undone; say loudly which event is missing.
       this.logger.error({ err, subject, event }, 'domain event could not be published');

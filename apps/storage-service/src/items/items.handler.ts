@@ -2,9 +2,17 @@ import { Injectable } from '@nestjs/common';
 import {
   DownloadUrlRequest,
   ItemKeyRequest,
+  ItemsConfirm,
+  ItemsCreateFolder,
+  ItemsDelete,
+  ItemsDownloadUrl,
+  ItemsList,
+  ItemsRename,
+  ItemsStat,
+  ItemsTransferTarget,
+  ItemsUploadUrl,
   ListItemsRequest,
   RenameItemRequest,
-  Subjects,
   TransferTargetRequest,
   UploadUrlRequest,
   type DownloadUrlResponseDto,
@@ -21,48 +29,48 @@ import { ItemsService } from './items.service';
 export class ItemsHandler {
   constructor(private readonly items: ItemsService) {}
 
-  @RpcHandler(Subjects.storage.itemsList, ListItemsRequest)
+  @RpcHandler(ItemsList)
   list(req: ListItemsRequest, ctx: RpcContext): Promise<ListItemsResponseDto> {
     return this.items.list(ctx, req);
   }
 
-  @RpcHandler(Subjects.storage.itemsStat, ItemKeyRequest)
+  @RpcHandler(ItemsStat)
   stat(req: ItemKeyRequest, ctx: RpcContext): Promise<ProviderItemDto> {
     return this.items.stat(ctx, req);
   }
 
-  @RpcHandler(Subjects.storage.itemsCreateFolder, ItemKeyRequest)
+  @RpcHandler(ItemsCreateFolder)
   createFolder(req: ItemKeyRequest, ctx: RpcContext): Promise<ProviderItemDto> {
     return this.items.createFolder(ctx, req);
   }
 
-  @RpcHandler(Subjects.storage.itemsDelete, ItemKeyRequest)
+  @RpcHandler(ItemsDelete)
   async delete(req: ItemKeyRequest, ctx: RpcContext): Promise<{ deleted: true }> {
     await this.items.delete(ctx, req);
     return { deleted: true };
   }
 
-  @RpcHandler(Subjects.storage.itemsRename, RenameItemRequest)
+  @RpcHandler(ItemsRename)
   rename(req: RenameItemRequest, ctx: RpcContext): Promise<ProviderItemDto> {
     return this.items.rename(ctx, req);
   }
 
-  @RpcHandler(Subjects.storage.itemsUploadUrl, UploadUrlRequest)
+  @RpcHandler(ItemsUploadUrl)
   uploadUrl(req: UploadUrlRequest, ctx: RpcContext): Promise<UploadUrlResponseDto> {
     return this.items.uploadUrl(ctx, req);
   }
 
-  @RpcHandler(Subjects.storage.itemsConfirm, ItemKeyRequest)
+  @RpcHandler(ItemsConfirm)
   confirm(req: ItemKeyRequest, ctx: RpcContext): Promise<ProviderItemDto> {
     return this.items.confirm(ctx, req);
   }
 
-  @RpcHandler(Subjects.storage.itemsDownloadUrl, DownloadUrlRequest)
+  @RpcHandler(ItemsDownloadUrl)
   downloadUrl(req: DownloadUrlRequest, ctx: RpcContext): Promise<DownloadUrlResponseDto> {
     return this.items.downloadUrl(ctx, req);
   }
 
-  @RpcHandler(Subjects.storage.itemsTransferTarget, TransferTargetRequest)
+  @RpcHandler(ItemsTransferTarget)
   transferTarget(req: TransferTargetRequest, ctx: RpcContext): Promise<TransferTarget> {
     return this.items.transferTarget(ctx, req);
   }

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import {
   GetProviderRequest,
   ListProvidersQueryDto,
-  Subjects,
+  ProvidersGet,
+  ProvidersList,
   type Page,
   type ProviderDto,
   type RpcContext,
@@ -14,12 +15,12 @@ import { ProvidersService } from './providers.service';
 export class ProvidersHandler {
   constructor(private readonly providers: ProvidersService) {}
 
-  @RpcHandler(Subjects.storage.providersList, ListProvidersQueryDto)
+  @RpcHandler(ProvidersList)
   list(query: ListProvidersQueryDto, ctx: RpcContext): Promise<Page<ProviderDto>> {
     return this.providers.list(ctx, query);
   }
 
-  @RpcHandler(Subjects.storage.providersGet, GetProviderRequest)
+  @RpcHandler(ProvidersGet)
   get(req: GetProviderRequest, ctx: RpcContext): Promise<ProviderDto> {
     return this.providers.get(ctx, req.providerId);
   }

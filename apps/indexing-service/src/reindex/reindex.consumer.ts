@@ -1,56 +1,44 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { ReindexWork, Streams, WorkSubjects } from '@docintel/contracts';
+import { Inject, Injectable } from '@nestjs/common';
+import { Work, type ReindexWork } from '@docintel/contracts';
 import { LOGGER, type Logger } from '@docintel/observability';
 import { SERVICE_ENV } from '@docintel/runtime';
+import { IndexationRequestPublisher } from '../indexation/indexation-request-publisher';
+import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import type { IndexingEnv } from '../indexing.env';
-import { DurableWorkers, type Delivery } from './durable-workers';
-import { IndexationDispatcher } from './indexation-dispatcher';
-import { PipelineStateRepository } from './pipeline-state.repository';
-import { TreeEvents } from './tree-events';
+import { NodeStoreRepository } from '../nodes/node-store.repository';
+import { DurableWorker, type Delivery, type DurableHandler } from '../pipeline/durable-worker.decorator';
+import { TreeEvents } from '../pipeline/tree-events';
 
 /**
  * A reindex without reparse: the committed tree stays as it is, and the steps after parsing run on
  * it again (node.batch.created per batch, node.updated for formula candidates, ontologies), without
  * reading the bytes. The file goes RUNNING, then SUCCESS once the steps are queued.
  */
+@DurableWorker({ message: Work.indexingReindex, durable: 'indexing_reindex', concurrency: 2, maxMessages: 4 })
 @Injectable()
-export class ReindexConsumer implements OnApplicationBootstrap {
+export class ReindexConsumer implements DurableHandler<ReindexWork> {
   constructor(
-    private readonly workers: DurableWorkers,
-    private readonly state: PipelineStateRepository,
-    private readonly dispatcher: IndexationDispatcher,
+    private readonly state: IndexationStateRepository,
+    private readonly nodes: NodeStoreRepository,
+    private readonly requests: IndexationRequestPublisher,
     private readonly events: TreeEvents,
     @Inject(SERVICE_ENV) private readonly env: IndexingEnv,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    await this.workers.start({
-      durable: 'indexing_reindex',
-      stream: Streams.work,
-      subject: WorkSubjects.indexingReindex,
-      payload: ReindexWork,
-      concurrency: 2,
-      maxDeliver: this.env.PIPELINE_MAX_DELIVER,
-      ackWaitMs: 60_000,
-      maxMessages: 4,
-      handle: (work, delivery) => this.handle(work, delivery),
-    });
-  }
 
   async handle(work: ReindexWork, delivery: Delivery): Promise<void> {
     const file = await this.state.load(work.fileId);
     if (!file || file.namespaceId !== work.namespaceId || file.requestedTime !== work.requestedTime) return;
     if (file.reparseRequested || file.currentGeneration === null) {
       // Since the request was queued, the file lost its tree or a reparse was asked for: parse it.
-      await this.dispatcher.dispatch(file);
+      await this.requests.publish(file);
       return;
     }
     const generation = file.currentGeneration;
     const staleBefore = Date.now() - this.env.SWEEP_STALE_RUNNING_SECONDS * 1000;
     if (!(await this.state.claim(work.fileId, work.requestedTime, staleBefore, 'RUNNING'))) return;
     try {
-      const nodes = (await this.state.nodesInTreeOrder(work.fileId, generation)).slice(1); // the root is not announced
+      const nodes = (await this.nodes.nodesInTreeOrder(work.fileId, generation)).slice(1); // the root is not announced
       delivery.progress();
       const announcement = this.events.plan(
         {

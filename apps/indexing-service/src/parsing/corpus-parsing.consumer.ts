@@ -1,21 +1,21 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { DomainError, ErrorCode, HookPoints, keyName, RootNodeCreatedEvent, Streams, type RpcContext } from '@docintel/contracts';
+import { Inject, Injectable } from '@nestjs/common';
+import { DomainError, ErrorCode, Hooks, keyName, type RootNodeCreatedEvent, type RpcContext } from '@docintel/contracts';
 import { LOGGER, currentRequestId, type Logger } from '@docintel/observability';
 import { ParseError, type ParsedDocument } from '@docintel/parsing';
 import { RulesClient } from '@docintel/rules';
 import { SERVICE_ENV } from '@docintel/runtime';
-import { NodeVectorsRepository } from '../embeddings/node-vectors.repository';
+import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import type { IndexingEnv } from '../indexing.env';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
-import { DurableWorkers, type Delivery } from './durable-workers';
-import { Parsers } from './parsers';
-import { PipelineStateRepository } from './pipeline-state.repository';
-import { FileTooLargeError, StorageBytes, type DownloadedFile } from './storage-bytes';
-import { PROGRESS_KEYS, TreeEvents } from './tree-events';
-import { batches, storable, toNodeRecords } from './tree-records';
+import { DurableWorker, type Delivery, type DurableHandler } from '../pipeline/durable-worker.decorator';
+import { FileTooLargeError, StorageBytes, type DownloadedFile } from '../pipeline/storage-bytes';
+import { PROGRESS_KEYS, TreeEvents } from '../pipeline/tree-events';
+import { batches, storable, toNodeRecords } from '../pipeline/tree-records';
+import { parserThreads, Parsers } from './parsers';
 
 /** A message not acked nor extended for this many heartbeats is redelivered. */
 const ACK_WAIT_HEARTBEATS = 6;
+const heartbeatMs = (env: IndexingEnv): number => env.PIPELINE_HEARTBEAT_SECONDS * 1000;
 const MAX_WARNINGS = 20;
 
 /** A failure that ends the indexation at once with a message for the user: no retry can help. */
@@ -38,15 +38,20 @@ export function abortedMessage(reason: string | undefined): string {
  * announced. A document the parser rejects ends FAILED with its message at once; infrastructure
  * failures are retried, and the last attempt ends FAILED too.
  */
+@DurableWorker({
+  message: Hooks.rootNodeCreated,
+  durable: 'corpus_parsing',
+  concurrency: parserThreads,
+  ackWaitMs: (env) => ACK_WAIT_HEARTBEATS * heartbeatMs(env),
+  maxMessages: 1,
+})
 @Injectable()
-export class CorpusParsingConsumer implements OnApplicationBootstrap {
+export class CorpusParsingConsumer implements DurableHandler<RootNodeCreatedEvent> {
   private stopping = false;
 
   constructor(
-    private readonly workers: DurableWorkers,
-    private readonly state: PipelineStateRepository,
+    private readonly state: IndexationStateRepository,
     private readonly nodes: NodeStoreRepository,
-    private readonly vectors: NodeVectorsRepository,
     private readonly rules: RulesClient,
     private readonly storage: StorageBytes,
     private readonly parsers: Parsers,
@@ -55,31 +60,14 @@ export class CorpusParsingConsumer implements OnApplicationBootstrap {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
-    await this.workers.start({
-      durable: 'corpus_parsing',
-      stream: Streams.hooks,
-      subject: HookPoints.rootNodeCreated,
-      payload: RootNodeCreatedEvent,
-      concurrency: this.parsers.threads,
-      maxDeliver: this.env.PIPELINE_MAX_DELIVER,
-      ackWaitMs: this.ackWaitMs(),
-      maxMessages: 1,
-      handle: (event, delivery) => this.handle(event, delivery),
-      interrupt: async () => {
-        // Documents being parsed fail with "pool closed"; their requests go back to the queue.
-        this.stopping = true;
-        await this.parsers.close();
-      },
-    });
+  /** Documents being parsed fail with "pool closed"; their requests go back to the queue. */
+  async interrupt(): Promise<void> {
+    this.stopping = true;
+    await this.parsers.close();
   }
 
   private heartbeatMs(): number {
-    return this.env.PIPELINE_HEARTBEAT_SECONDS * 1000;
-  }
-
-  private ackWaitMs(): number {
-    return ACK_WAIT_HEARTBEATS * this.heartbeatMs();
+    return heartbeatMs(this.env);
   }
 
   /**
@@ -94,11 +82,7 @@ export class CorpusParsingConsumer implements OnApplicationBootstrap {
   async handle(event: RootNodeCreatedEvent, delivery: Delivery): Promise<void> {
     const file = await this.state.load(event.fileId);
     if (!file || file.namespaceId !== event.namespaceId) return; // deleted: its nodes went with it
-    if (file.requestedTime !== event.requestedTime) {
-      // Superseded by a newer request, which has its own generation and message.
-      await this.nodes.discardGeneration(event.fileId, event.generation);
-      return;
-    }
+    if (file.requestedTime !== event.requestedTime) return; // superseded by a newer request, which has its own message
     const taken = file.claimedRequestTime === event.requestedTime;
     const silent = file.status === 'RUNNING' && (file.heartbeatTime ?? 0) < this.staleBefore();
     if (taken && !silent) return; // done, or another worker is on it
@@ -116,7 +100,6 @@ export class CorpusParsingConsumer implements OnApplicationBootstrap {
     }
     if (!decision.run) {
       if (await this.state.claim(event.fileId, event.requestedTime, this.staleBefore(), 'ABORTED', abortedMessage(decision.reason))) {
-        await this.nodes.discardGeneration(event.fileId, event.generation);
         this.logger.info({ fileId: event.fileId, reason: decision.reason }, 'corpus_parsing rule does not apply; indexation ABORTED');
       }
       return;
@@ -135,10 +118,8 @@ export class CorpusParsingConsumer implements OnApplicationBootstrap {
       this.logger.info({ fileId: event.fileId, generation, deliveryCount: delivery.deliveryCount }, 'indexation RUNNING');
       await this.parseAndCommit(event, generation, ctx, delivery);
     } catch (err) {
-      if (err instanceof Overtaken || err instanceof FinalFailure) {
-        // The attempt's tree, and the root-only generation the dispatcher prepared.
-        if (generation !== undefined) await this.nodes.discardGeneration(event.fileId, generation);
-        await this.nodes.discardGeneration(event.fileId, event.generation);
+      if ((err instanceof Overtaken || err instanceof FinalFailure) && generation !== undefined) {
+        await this.nodes.discardGeneration(event.fileId, generation); // the attempt's unfinished tree
       }
       if (err instanceof Overtaken) return;
       if (err instanceof FinalFailure) {
@@ -153,11 +134,11 @@ export class CorpusParsingConsumer implements OnApplicationBootstrap {
   }
 
   /**
-   * Every attempt writes its own generation (holding the request's root node, under the same id), so
-   * that two workers on one request — a takeover while the first was only slow — never write into
-   * the same tree: whichever commits first wins, and the other's commit is refused or replaces it
-   * with the same content. The generation prepared by the dispatcher only ever holds the root; the
-   * commit deletes it with every older generation.
+   * Every attempt writes its own generation, beginning with the request's root node (the same id
+   * for every attempt), so that two workers on one request — a takeover while the first was only
+   * slow — never write into the same tree: whichever commits first wins, and the other's commit is
+   * refused or replaces it with the same content. Nothing is written before a worker takes the
+   * request up.
    */
   private async beginAttempt(event: RootNodeCreatedEvent): Promise<number> {
     let generation: number;
@@ -171,8 +152,7 @@ export class CorpusParsingConsumer implements OnApplicationBootstrap {
       { id: event.rootNodeId, parentId: null, ordinal: 0, type: 'document', text: '' },
     ]);
     // Recorded so that the sweeper drops this attempt's nodes if its worker dies.
-    if (!(await this.state.recordPreparedGeneration(event.fileId, event.requestedTime, generation, event.rootNodeId)))
-      throw new Overtaken();
+    if (!(await this.state.recordAttempt(event.fileId, event.requestedTime, generation, event.rootNodeId))) throw new Overtaken();
     return generation;
   }
 
@@ -272,7 +252,7 @@ export class CorpusParsingConsumer implements OnApplicationBootstrap {
     // The tree is committed and the file SUCCESS: a redelivery would find the request done, so a
     // failure from here on is recorded (a reindex re-runs the steps) rather than retried.
     try {
-      await this.vectors.deleteStale(event.fileId, generation);
+      await this.nodes.deleteVectorsOfReplacedNodes(event.fileId, generation);
       await this.events.publish(announcement);
     } catch (err) {
       this.logger.error(
@@ -303,7 +283,6 @@ export class CorpusParsingConsumer implements OnApplicationBootstrap {
     const reason = err instanceof Error ? err.message : String(err);
     if (generation !== undefined) await this.nodes.discardGeneration(event.fileId, generation).catch(() => undefined);
     if (!this.stopping && delivery.lastDelivery) {
-      await this.nodes.discardGeneration(event.fileId, event.generation).catch(() => undefined);
       await this.state
         .end(
           event.fileId,

@@ -1,15 +1,13 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { OntologiesWork, Streams, WorkSubjects } from '@docintel/contracts';
+import { Inject, Injectable } from '@nestjs/common';
+import { Work, type OntologiesWork } from '@docintel/contracts';
 import { LOGGER, type Logger } from '@docintel/observability';
 import { buildOntologyInput, extractDocumentMetadata, toOntologies, type EmbeddedMetadata, type TreeNode } from '@docintel/ontologies';
-import { SERVICE_ENV } from '@docintel/runtime';
 import { FilesRepository } from '../files/files.repository';
 import { OntologiesRepository } from '../files/ontologies.repository';
-import type { IndexingEnv } from '../indexing.env';
+import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
-import { DurableWorkers, type Delivery } from './durable-workers';
-import { PipelineStateRepository } from './pipeline-state.repository';
-import { PROGRESS_KEYS } from './tree-events';
+import { DurableWorker, type Delivery, type DurableHandler } from '../pipeline/durable-worker.decorator';
+import { PROGRESS_KEYS } from '../pipeline/tree-events';
 
 /** additionalInfos.ontologies */
 export interface OntologiesProgress {
@@ -40,31 +38,16 @@ function embeddedMetadata(parsing: unknown): EmbeddedMetadata | undefined {
  * previous ones, and title, authors and description are recorded on the IndexedFile. A failure
  * never changes the file's indexation status; it is recorded in additionalInfos.ontologies.
  */
+@DurableWorker({ message: Work.indexingOntologies, durable: 'indexing_ontologies', concurrency: 1, maxMessages: 4 })
 @Injectable()
-export class OntologiesConsumer implements OnApplicationBootstrap {
+export class OntologiesConsumer implements DurableHandler<OntologiesWork> {
   constructor(
-    private readonly workers: DurableWorkers,
-    private readonly state: PipelineStateRepository,
+    private readonly state: IndexationStateRepository,
     private readonly nodes: NodeStoreRepository,
     private readonly files: FilesRepository,
     private readonly ontologies: OntologiesRepository,
-    @Inject(SERVICE_ENV) private readonly env: IndexingEnv,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    await this.workers.start({
-      durable: 'indexing_ontologies',
-      stream: Streams.work,
-      subject: WorkSubjects.indexingOntologies,
-      payload: OntologiesWork,
-      concurrency: 1,
-      maxDeliver: this.env.PIPELINE_MAX_DELIVER,
-      ackWaitMs: 60_000,
-      maxMessages: 4,
-      handle: (work, delivery) => this.handle(work, delivery),
-    });
-  }
 
   async handle(work: OntologiesWork, delivery: Delivery): Promise<void> {
     const file = await this.state.load(work.fileId);

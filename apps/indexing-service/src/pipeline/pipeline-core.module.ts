@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { RulesClient } from '@docintel/rules';
+import { IndexationModule } from '../indexation/indexation.module';
+import { NodesModule } from '../nodes/nodes.module';
+import { DurableWorkers } from './durable-workers';
+import { StepProgressRecorder } from './step-progress';
+import { TreeEvents } from './tree-events';
+
+/**
+ * What every pipeline step module imports: the indexation state and the node store, the rules
+ * client, the announcement of a committed tree, the step progress records, and the one starter of
+ * every @DurableWorker in the application.
+ */
+@Module({
+  imports: [DiscoveryModule, IndexationModule, NodesModule],
+  providers: [RulesClient, TreeEvents, StepProgressRecorder, DurableWorkers],
+  exports: [IndexationModule, NodesModule, RulesClient, TreeEvents, StepProgressRecorder],
+})
+export class PipelineCoreModule {}
