@@ -1,0 +1,49 @@
+import { porterStem } from './porter-stemmer';
+
+/**
+ * Lucene's English stop words (EnglishAnalyzer.ENGLISH_STOP_WORDS_SET), kept short on purpose: words
+ * such as "before", "after", "within" or "without" carry meaning in contracts and reports.
+ */
+const STOP_WORDS_TEXT =
+  'a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with';
+export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set(STOP_WORDS_TEXT.split(' '));
+
+/** Longer tokens (base64, hashes, run-together garbage) are dropped rather than indexed. */
+export const MAX_TERM_LENGTH = 64;
+
+// Unicode word boundaries (UAX #29), which also split Chinese and Japanese text into words by
+// dictionary, unlike a regular expression over letters. One segmenter serves every call.
+const segmenter = new Intl.Segmenter('en', { granularity: 'word' });
+
+// Combining diacritical marks (U+0300–U+036F) after canonical decomposition: removing them folds
+// "résumé" to "resume". Marks of other blocks (Devanagari vowel signs, …) are part of the word.
+const DIACRITICS = /[\u0300-\u036f]/g;
+const APOSTROPHES = /['’‘ʼ]/g;
+const POSSESSIVE = /['’ʼ]s$/;
+
+/**
+ * The analysis applied to passages and queries alike: NFKC normalisation, lower case, Unicode word
+ * segmentation, Latin diacritics folded, possessive 's and apostrophes removed, English stop words
+ * dropped, and ASCII words stemmed with the Porter stemmer. Returns the terms in text order,
+ * repeated as often as they occur.
+ */
+export function analyze(text: string): string[] {
+  const terms: string[] = [];
+  const normalized = text.normalize('NFKC').toLowerCase();
+  for (const segment of segmenter.segment(normalized)) {
+    if (!segment.isWordLike) continue;
+    let word = segment.segment.normalize('NFD').replace(DIACRITICS, '').normalize('NFC');
+    word = word.replace(POSSESSIVE, '').replace(APOSTROPHES, '');
+    if (!word || word.length > MAX_TERM_LENGTH || ENGLISH_STOP_WORDS.has(word)) continue;
+    terms.push(porterStem(word));
+  }
+  return terms;
+}
+
+/** Term frequencies of an analysed text, and its length in terms (the BM25 document length). */
+export function termFrequencies(text: string): { length: number; tf: Map<string, number> } {
+  const terms = analyze(text);
+  const tf = new Map<string, number>();
+  for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
+  return { length: terms.length, tf };
+}

@@ -1,0 +1,33 @@
+/** A passage of a file to index: a document node and its text. */
+export interface Passage {
+  nodeId: string;
+  text: string;
+}
+
+export interface PassageSearchOptions {
+  /** How many passages to return at most (1..1000). */
+  limit: number;
+  /** Only passages of these files; all of the namespace's files when absent. */
+  fileIds?: string[];
+}
+
+export interface PassageHit {
+  nodeId: string;
+  fileId: string;
+  /** The engine's relevance score, higher is better; comparable only within one result list. */
+  score: number;
+}
+
+/**
+ * Lexical (keyword) passage search, per namespace. One interface so that the built-in PostgreSQL
+ * engine can be swapped for a distributed one (OpenSearch, Elasticsearch) by configuration.
+ * Every operation takes the namespace: no call can read or change another namespace's passages.
+ */
+export interface PassageRetriever {
+  /** Replaces everything indexed for this file with these passages (an empty list removes it). */
+  index(namespaceId: string, fileId: string, passages: Passage[]): Promise<void>;
+  /** Removes every passage of this file. */
+  remove(namespaceId: string, fileId: string): Promise<void>;
+  /** The best passages for the query, best first. */
+  search(namespaceId: string, query: string, options: PassageSearchOptions): Promise<PassageHit[]>;
+}

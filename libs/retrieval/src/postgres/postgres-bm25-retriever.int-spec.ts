@@ -1,0 +1,220 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
+import { createDataSource, initializeDataSource, type PersistenceOptions } from '@docintel/persistence';
+import type { Passage } from '../passage-retriever';
+import { CreateRetrievalTables1732600000000 } from './retrieval.migration';
+import { PostgresBm25Retriever } from './postgres-bm25-retriever';
+
+/** The BM25 term weight, written out independently of the SQL. */
+function bm25(tf: number, length: number, df: number, n: number, avglen: number, k1 = 0.9, b = 0.4): number {
+  const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  return (idf * (tf * (k1 + 1))) / (tf + k1 * (1 - b + (b * length) / avglen));
+}
+
+const passage = (text: string, nodeId = randomUUID()): Passage => ({ nodeId, text });
+
+describe('PostgresBm25Retriever', () => {
+  let infra: TestInfrastructure;
+  let ds: DataSource;
+  let retriever: PostgresBm25Retriever;
+
+  const ns = () => randomUUID();
+  const stats = async (namespaceId: string) => {
+    const rows = (await ds.query('SELECT doc_count::int AS n, total_length::int AS total FROM retrieval_stats WHERE namespace_id = $1', [
+      namespaceId,
+    ])) as { n: number; total: number }[];
+    return rows[0] ?? null;
+  };
+
+  beforeAll(async () => {
+    infra = await startTestInfrastructure('retrieval');
+    const opts: PersistenceOptions = {
+      url: infra.databaseUrl,
+      schema: 'indexing',
+      entities: [],
+      migrations: [CreateRetrievalTables1732600000000],
+      poolSize: 4,
+    };
+    ds = await initializeDataSource(createDataSource(opts), opts);
+    retriever = new PostgresBm25Retriever(ds);
+  });
+  afterAll(async () => {
+    if (ds?.isInitialized) await ds.destroy();
+    await infra?.teardown();
+  });
+
+  it('creates its tables in the service schema', async () => {
+    const tables = (await ds.query(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'indexing' AND table_name LIKE 'retrieval%' ORDER BY 1`,
+    )) as { table_name: string }[];
+    expect(tables.map((t) => t.table_name)).toEqual(['retrieval_docs', 'retrieval_postings', 'retrieval_stats']);
+  });
+
+  describe('scores', () => {
+    const a = ns();
+    const file = randomUUID();
+    // Analysed: [notic, period, notic] (3), [termin, notic] (2), [payment, schedul, rent] (3), [rent, due] (2).
+    // N = 4, total length 10, average 2.5.
+    const p1 = passage('Notice period: notice.');
+    const p2 = passage('Termination notice');
+    const p3 = passage('Payment schedule for rent');
+    const p4 = passage('The rent is due');
+
+    beforeAll(async () => {
+      await retriever.index(a, file, [p1, p2, p3, p4]);
+      // Another namespace full of the same words must not move A's statistics.
+      await retriever.index(ns(), file, [passage('notice notice notice'), passage('notice'), passage('rent notice'), passage('other')]);
+    });
+
+    it('match a hand computation of BM25 (k1 = 0.9, b = 0.4)', async () => {
+      const hits = await retriever.search(a, 'notice', { limit: 10 });
+      expect(hits.map((h) => h.nodeId)).toEqual([p1.nodeId, p2.nodeId]);
+      // df(notic) = 2 of N = 4: idf = ln(1 + 2.5/2.5) = ln 2.
+      // p1: tf 2, length 3: ln2 · 2·1.9 / (2 + 0.9·(0.6 + 0.4·3/2.5)) = ln2 · 3.8/2.972
+      // p2: tf 1, length 2: ln2 · 1.9 / (1 + 0.9·(0.6 + 0.4·2/2.5)) = ln2 · 1.9/1.828
+      expect(hits[0].score).toBeCloseTo((Math.LN2 * 3.8) / 2.972, 10);
+      expect(hits[1].score).toBeCloseTo((Math.LN2 * 1.9) / 1.828, 10);
+      expect(hits[0].score).toBeCloseTo(0.886258, 5);
+      expect(hits[1].score).toBeCloseTo(0.720448, 5);
+      expect(hits[0]).toEqual({ nodeId: p1.nodeId, fileId: file, score: expect.any(Number) as number });
+    });
+
+    it('sum the weights of the distinct query terms', async () => {
+      const hits = await retriever.search(a, 'rent notices, NOTICE, rents', { limit: 10 });
+      const byNode = Object.fromEntries(hits.map((h) => [h.nodeId, h.score]));
+      expect(Object.keys(byNode)).toHaveLength(4);
+      expect(byNode[p1.nodeId]).toBeCloseTo(bm25(2, 3, 2, 4, 2.5), 10);
+      expect(byNode[p2.nodeId]).toBeCloseTo(bm25(1, 2, 2, 4, 2.5), 10);
+      expect(byNode[p3.nodeId]).toBeCloseTo(bm25(1, 3, 2, 4, 2.5), 10);
+      expect(byNode[p4.nodeId]).toBeCloseTo(bm25(1, 2, 2, 4, 2.5), 10);
+      const both = await retriever.search(a, 'termination notice', { limit: 10 });
+      expect(both[0].nodeId).toBe(p2.nodeId);
+      // df(termin) = 1: idf = ln(1 + 3.5/1.5).
+      expect(both[0].score).toBeCloseTo(bm25(1, 2, 1, 4, 2.5) + bm25(1, 2, 2, 4, 2.5), 10);
+      expect(bm25(1, 2, 1, 4, 2.5)).toBeCloseTo((Math.log(1 + 3.5 / 1.5) * 1.9) / 1.828, 12);
+    });
+
+    it('saturate term frequency and normalise length as configured', async () => {
+      const plain = new PostgresBm25Retriever(ds, { k1: 1.2, b: 0 });
+      const hits = await plain.search(a, 'notice', { limit: 10 });
+      // b = 0: no length normalisation; tf 2 weighs 2·2.2/3.2 = 1.375, not twice tf 1's 1.
+      expect(hits[0].score).toBeCloseTo(Math.LN2 * 1.375, 10);
+      expect(hits[1].score).toBeCloseTo(Math.LN2 * 1, 10);
+      expect(() => new PostgresBm25Retriever(ds, { b: 1.5 })).toThrow('b must be between 0 and 1');
+      expect(() => new PostgresBm25Retriever(ds, { k1: -1 })).toThrow('k1 must be');
+    });
+
+    it('return nothing for a query without terms or an unknown term, and respect the limit', async () => {
+      expect(await retriever.search(a, 'the of and', { limit: 10 })).toEqual([]);
+      expect(await retriever.search(a, '', { limit: 10 })).toEqual([]);
+      expect(await retriever.search(a, 'zebra', { limit: 10 })).toEqual([]);
+      expect((await retriever.search(a, 'notice rent', { limit: 1 })).map((h) => h.nodeId)).toEqual([p1.nodeId]);
+      await expect(retriever.search(a, 'notice', { limit: 0 })).rejects.toThrow('limit must be an integer from 1 to 1000');
+    });
+  });
+
+  it('never returns another namespace’s passages, even for the same file id', async () => {
+    const [mine, theirs] = [ns(), ns()];
+    const file = randomUUID();
+    const own = passage('lease agreement');
+    await retriever.index(mine, file, [own]);
+    await retriever.index(theirs, file, [passage('lease lease lease agreement'), passage('confidential secret')]);
+    expect((await retriever.search(mine, 'lease', { limit: 10 })).map((h) => h.nodeId)).toEqual([own.nodeId]);
+    expect(await retriever.search(mine, 'confidential', { limit: 10 })).toEqual([]);
+    expect(await retriever.search(ns(), 'lease', { limit: 10 })).toEqual([]);
+    expect(await retriever.search(mine, 'lease', { limit: 10, fileIds: [file] })).toHaveLength(1);
+  });
+
+  it('restricts a search to files, with statistics of the whole namespace', async () => {
+    const namespace = ns();
+    const [f1, f2] = [randomUUID(), randomUUID()];
+    const inF1 = passage('invoice overdue');
+    await retriever.index(namespace, f1, [inF1, passage('invoice paid')]);
+    await retriever.index(namespace, f2, [passage('invoice invoice overdue'), passage('unrelated text')]);
+    const hits = await retriever.search(namespace, 'overdue', { limit: 10, fileIds: [f1] });
+    expect(hits.map((h) => [h.nodeId, h.fileId])).toEqual([[inF1.nodeId, f1]]);
+    // N = 4, df(overdu) = 2, lengths 2, 2, 3, 2: average 2.25.
+    expect(hits[0].score).toBeCloseTo(bm25(1, 2, 2, 4, 2.25), 10);
+    expect(await retriever.search(namespace, 'overdue', { limit: 10, fileIds: [] })).toEqual([]);
+  });
+
+  it('remove() removes a file’s passages and nothing else', async () => {
+    const [namespace, other] = [ns(), ns()];
+    const [gone, kept] = [randomUUID(), randomUUID()];
+    const survivor = passage('warranty claim');
+    await retriever.index(namespace, gone, [passage('warranty void'), passage('warranty period')]);
+    await retriever.index(namespace, kept, [survivor]);
+    await retriever.index(other, gone, [passage('warranty')]);
+    expect(await stats(namespace)).toEqual({ n: 3, total: 6 });
+
+    await retriever.remove(namespace, gone);
+    const hits = await retriever.search(namespace, 'warranty', { limit: 10 });
+    expect(hits.map((h) => h.nodeId)).toEqual([survivor.nodeId]);
+    // Only the survivor is left: N = 1, df = 1, length = average.
+    expect(hits[0].score).toBeCloseTo(bm25(1, 2, 1, 1, 2), 10);
+    expect(await stats(namespace)).toEqual({ n: 1, total: 2 });
+    expect(await retriever.search(other, 'warranty', { limit: 10 })).toHaveLength(1);
+    const [{ count }] = (await ds.query('SELECT count(*)::int AS count FROM retrieval_postings WHERE namespace_id = $1', [namespace])) as {
+      count: number;
+    }[];
+    expect(count).toBe(2);
+
+    await retriever.remove(namespace, gone); // idempotent
+    await retriever.remove(ns(), gone); // a namespace that never indexed anything
+    expect(await stats(namespace)).toEqual({ n: 1, total: 2 });
+  });
+
+  it('re-indexing a file replaces its passages', async () => {
+    const namespace = ns();
+    const [file, other] = [randomUUID(), randomUUID()];
+    const kept = passage('deposit refund', randomUUID());
+    await retriever.index(namespace, file, [passage('old clause about arbitration'), kept]);
+    const moved = passage('arbitration venue');
+    await retriever.index(namespace, other, [moved]);
+
+    // The same node id again with new text, and a node that was indexed under another file.
+    await retriever.index(namespace, file, [
+      passage('deposit returned within thirty days', kept.nodeId),
+      passage('arbitration in Paris', moved.nodeId),
+    ]);
+    expect(await retriever.search(namespace, 'refund', { limit: 10 })).toEqual([]);
+    expect((await retriever.search(namespace, 'deposit', { limit: 10 })).map((h) => h.nodeId)).toEqual([kept.nodeId]);
+    const arbitration = await retriever.search(namespace, 'arbitration', { limit: 10 });
+    expect(arbitration.map((h) => [h.nodeId, h.fileId])).toEqual([[moved.nodeId, file]]);
+    // deposit, return, within, thirti, dai (5) + arbitr, pari (2).
+    expect(await stats(namespace)).toEqual({ n: 2, total: 7 });
+
+    await retriever.index(namespace, file, []);
+    expect(await retriever.search(namespace, 'deposit arbitration', { limit: 10 })).toEqual([]);
+    expect(await stats(namespace)).toEqual({ n: 0, total: 0 });
+  });
+
+  it('keeps the statistics exact under concurrent writes to one namespace', async () => {
+    const namespace = ns();
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        retriever.index(namespace, randomUUID(), [passage(`clause ${i} text`), passage('another clause')]),
+      ),
+    );
+    const [{ n, total }] = (await ds.query(
+      'SELECT count(*)::int AS n, coalesce(sum(length), 0)::int AS total FROM retrieval_docs WHERE namespace_id = $1',
+      [namespace],
+    )) as { n: number; total: number }[];
+    expect(await stats(namespace)).toEqual({ n, total });
+    expect(n).toBe(12);
+  });
+
+  it('writes in the caller’s transaction when given its manager', async () => {
+    const namespace = ns();
+    await expect(
+      ds.transaction(async (manager) => {
+        await retriever.index(namespace, randomUUID(), [passage('rolled back')], manager);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await retriever.search(namespace, 'rolled', { limit: 10 })).toEqual([]);
+    expect(await stats(namespace)).toBeNull();
+  });
+});
