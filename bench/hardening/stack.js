@@ -8,32 +8,14 @@
 const { execFile } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } = require('node:fs');
-const { createServer } = require('node:net');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { promisify } = require('node:util');
 const { Supervisor } = require('../../scripts/supervisor');
 const { appSpecs, SERVICES } = require('../../scripts/start');
 const { startInfrastructure } = require('../lib/infra');
+const { consecutiveFreePorts } = require('../lib/ports');
 const { REPO_ROOT } = require('../lib/processes');
-
-const portFree = (port) =>
-  new Promise((res) => {
-    const srv = createServer();
-    srv.once('error', () => res(false));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => res(true)));
-  });
-
-/** The first of `count` consecutive free ports (npm start puts the services on consecutive ports). */
-async function consecutiveFreePorts(count) {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 30_000);
-    let ok = true;
-    for (let p = base; ok && p < base + count; p++) ok = await portFree(p);
-    if (ok) return base;
-  }
-  throw new Error(`no ${count} consecutive free ports found`);
-}
 
 /**
  * Providers of the run: "Local storage" as the default one is (every namespace may use it, each in
@@ -188,4 +170,4 @@ async function startHardeningStack({ namespaces = ['acme', 'globex'], log = () =
   }
 }
 
-module.exports = { startHardeningStack, consecutiveFreePorts };
+module.exports = { startHardeningStack };

@@ -11,32 +11,14 @@ const { spawn } = require('node:child_process');
 const { once } = require('node:events');
 const { randomBytes } = require('node:crypto');
 const { mkdtempSync, rmSync } = require('node:fs');
-const { createServer } = require('node:net');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { Client } = require('pg');
 const { deleteNatsPrefix, PG_ADMIN_URL } = require('../../bench/lib/infra');
+const { consecutiveFreePorts } = require('../../bench/lib/ports');
 
 const START = join(__dirname, '..', 'start.js');
 const SERVICES = ['storage-service', 'indexing-service', 'job-orchestrator', 'agent-service', 'rules-engine'];
-
-const portFree = (port) =>
-  new Promise((res) => {
-    const srv = createServer();
-    srv.once('error', () => res(false));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => res(true)));
-  });
-
-/** A port with the `count` ports from it free (npm start puts the services on consecutive ports). */
-async function freePorts(count) {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 30_000);
-    let ok = true;
-    for (let p = base; ok && p < base + count; p++) ok = await portFree(p);
-    if (ok) return base;
-  }
-  throw new Error(`no ${count} consecutive free ports found`);
-}
 
 const alive = (pid) => {
   try {
@@ -72,7 +54,7 @@ test('npm start restarts a killed service and stops everything on SIGTERM', { ti
   const database = `docintel_test_start_${id}`;
   const natsPrefix = `test_start_${id}`;
   const dir = mkdtempSync(join(tmpdir(), 'docintel-start-'));
-  const base = await freePorts(6);
+  const base = await consecutiveFreePorts(6);
   const gatewayPort = base;
   const portOf = (name) => base + 1 + SERVICES.indexOf(name);
   const databaseUrl = new URL(PG_ADMIN_URL);
@@ -164,7 +146,7 @@ test('npm start restarts a killed service and stops everything on SIGTERM', { ti
 });
 
 test('a service that cannot start stops npm start with exit code 1 and no restarts', { timeout: 120_000 }, async () => {
-  const base = await freePorts(6);
+  const base = await consecutiveFreePorts(6);
   const dir = mkdtempSync(join(tmpdir(), 'docintel-start-'));
   try {
     // An invalid variable: every service refuses to start, naming it.
