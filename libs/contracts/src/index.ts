@@ -12,5 +12,6 @@ export * from './files';
 export * from './collections';
 export * from './nodes';
 export * from './hooks';
+export * from './jobs';
 export * from './streams';
 export * from './rpc-calls';

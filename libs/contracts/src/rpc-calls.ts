@@ -10,6 +10,22 @@ import {
 } from './files';
 import { DownloadUrlRequest, ItemKeyRequest, ListItemsRequest, RenameItemRequest, TransferTargetRequest, UploadUrlRequest } from './items';
 import type { DownloadUrlResponseDto, ListItemsResponseDto, ProviderItemDto, TransferTarget, UploadUrlResponseDto } from './items';
+import {
+  CreateExtractionJobRequest,
+  CreateQaJobRequest,
+  JobRefRequest,
+  ListJobsRequest,
+  PassageSearchRequest,
+  ResolveFilesRequest,
+  type AnnotationDto,
+  type ExtractionJobInputsDto,
+  type ExtractionJobOutputsDto,
+  type JobDto,
+  type PassageSearchReply,
+  type QaJobInputsDto,
+  type QaJobOutputsDto,
+  type ResolveFilesReply,
+} from './jobs';
 import { DocumentRequest, type DocumentReply } from './nodes';
 import type { Page } from './paging';
 import { GetProviderRequest, ListProvidersQueryDto, type ProviderDto } from './providers';
@@ -75,6 +91,19 @@ export const CollectionFilesRemove = rpc<RemoveFileFromCollectionRequest, null>(
   RemoveFileFromCollectionRequest,
 );
 
+export const FilesResolve = rpc<ResolveFilesRequest, ResolveFilesReply>(Subjects.indexing.filesResolve, ResolveFilesRequest);
+export const PassagesSearch = rpc<PassageSearchRequest, PassageSearchReply>(Subjects.indexing.passagesSearch, PassageSearchRequest);
+
+// job-orchestrator
+export const QaJobsCreate = rpc<CreateQaJobRequest, JobDto>(Subjects.jobs.qaCreate, CreateQaJobRequest);
+export const ExtractionJobsCreate = rpc<CreateExtractionJobRequest, JobDto>(Subjects.jobs.extractionCreate, CreateExtractionJobRequest);
+export const JobsList = rpc<ListJobsRequest, Page<JobDto>>(Subjects.jobs.list, ListJobsRequest);
+export const JobsGet = rpc<JobRefRequest, JobDto>(Subjects.jobs.get, JobRefRequest);
+export const JobsInputs = rpc<JobRefRequest, QaJobInputsDto | ExtractionJobInputsDto>(Subjects.jobs.inputs, JobRefRequest);
+export const JobsResults = rpc<JobRefRequest, QaJobOutputsDto | ExtractionJobOutputsDto>(Subjects.jobs.results, JobRefRequest);
+export const JobsAnnotations = rpc<JobRefRequest, AnnotationDto[]>(Subjects.jobs.annotations, JobRefRequest);
+export const JobsCancel = rpc<JobRefRequest, JobDto>(Subjects.jobs.cancel, JobRefRequest);
+
 // rules-engine
 export const TriggersList = rpc<NoPayload, TriggerListDto>(Subjects.rules.triggersList);
 export const TriggersSchema = rpc<TriggerRefRequest, TriggerSchemaDto>(Subjects.rules.triggersSchema, TriggerRefRequest);
@@ -125,6 +154,16 @@ export const RpcCalls = {
   CollectionFilesList,
   CollectionFilesAdd,
   CollectionFilesRemove,
+  FilesResolve,
+  PassagesSearch,
+  QaJobsCreate,
+  ExtractionJobsCreate,
+  JobsList,
+  JobsGet,
+  JobsInputs,
+  JobsResults,
+  JobsAnnotations,
+  JobsCancel,
   TriggersList,
   TriggersSchema,
   RulesList,

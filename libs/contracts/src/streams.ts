@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
 import type { ClassConstructor } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import { JobUnitWork } from './jobs';
 import { NodeBatchCreatedEvent, NodeUpdatedEvent, OntologiesWork, ReindexWork, RootNodeCreatedEvent } from './hooks';
 import type { ProviderItemEvent, ProviderItemType } from './items';
 import { Events, HookPoints, Streams, WorkSubjects, type HookPoint, type StreamDefinition } from './subjects';
@@ -58,6 +59,7 @@ export const Hooks = {
 export const Work = {
   indexingReindex: work(WorkSubjects.indexingReindex, ReindexWork),
   indexingOntologies: work(WorkSubjects.indexingOntologies, OntologiesWork),
+  jobsUnit: work(WorkSubjects.jobsUnit, JobUnitWork),
 } as const;
 
 const ITEM_TYPES: ProviderItemType[] = ['FILE', 'FOLDER'];

@@ -38,8 +38,22 @@ export const Subjects = {
     collectionFilesList: 'indexing.collections.files-list',
     collectionFilesAdd: 'indexing.collections.files-add',
     collectionFilesRemove: 'indexing.collections.files-remove',
+    /** The files a job names (ids and collections), with their indexation status. */
+    filesResolve: 'indexing.files.resolve',
+    /** Hybrid passage retrieval over some files, for the job engine. */
+    passagesSearch: 'indexing.passages.search',
   },
-  jobs: { ping: 'jobs.health.ping' },
+  jobs: {
+    ping: 'jobs.health.ping',
+    qaCreate: 'jobs.qa.create',
+    extractionCreate: 'jobs.extraction.create',
+    list: 'jobs.jobs.list',
+    get: 'jobs.jobs.get',
+    inputs: 'jobs.jobs.inputs',
+    results: 'jobs.jobs.results',
+    annotations: 'jobs.jobs.annotations',
+    cancel: 'jobs.jobs.cancel',
+  },
   agent: { ping: 'agent.health.ping' },
   rules: {
     ping: 'rules.health.ping',
@@ -76,6 +90,8 @@ export const WorkSubjects = {
   indexingReindex: 'work.indexing.reindex',
   /** Compute a file's ontologies and metadata from its committed tree. */
   indexingOntologies: 'work.indexing.ontologies',
+  /** Run one unit (a question, or a file's metas) of an AI job. */
+  jobsUnit: 'work.jobs.unit',
 } as const;
 
 /** JetStream streams, by logical name; the messaging library prefixes them per deployment. */

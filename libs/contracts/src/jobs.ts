@@ -1,0 +1,548 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import { EntityIdDto, UserIdDto } from './identifiers';
+import type { Position } from './nodes';
+import { IsPageNumber, IsPageSize, MAX_PAGE, MAX_PAGE_SIZE, PageDto, type Page } from './paging';
+
+/**
+ * AI jobs (QA and metadata extraction): what clients send and read, as the reference API has it
+ * (reference-openapi.json: CreateQARequest, CreateExtractRequest, Job, QAJobOutputs, ExtractJobOutputs,
+ * EliseAnnotation). Fields the reference lacks are marked "extension" in their descriptions.
+ */
+
+export const JOB_KINDS = ['qa', 'extraction'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
+/** The Job's taskType per kind. */
+export const JOB_TASK_TYPES: Record<JobKind, string> = { qa: 'QA', extraction: 'EXTRACTION' };
+
+export const JOB_STATUSES = ['PENDING', 'RUNNING', 'SUCCESS', 'FAILED', 'ABORTED'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ['SUCCESS', 'FAILED', 'ABORTED'];
+
+export const ANSWER_DATA_TYPES = ['STRING', 'INT', 'FLOAT', 'BOOL', 'DATE', 'ENUM'] as const;
+export type AnswerDataType = (typeof ANSWER_DATA_TYPES)[number];
+export const DATE_FORMATS = ['ISO', 'EUR', 'US'] as const;
+export type DateFormat = (typeof DATE_FORMATS)[number];
+export const DECIMAL_PRECISIONS = ['ZERO_DECIMALS', 'ONE_DECIMAL', 'TWO_DECIMALS', 'THREE_DECIMALS', 'FOUR_DECIMALS', 'FIVE_DECIMALS'] as const;
+export type DecimalPrecision = (typeof DECIMAL_PRECISIONS)[number];
+
+/** Limits of one job's input: large enough for real work, small enough that one request cannot stall a service. */
+export const JOB_LIMITS = {
+  questions: 100,
+  metas: 100,
+  fileIds: 1000,
+  collectionIds: 100,
+  /** Files a job may cover after collections are expanded. */
+  files: 1000,
+  questionChars: 4000,
+  enumValues: 200,
+  enumValueChars: 500,
+  inputQuestionIds: 50,
+  idChars: 200,
+} as const;
+
+const upper = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.toUpperCase() : value);
+
+/** The type an answer must have (ExpectedAnswerTypeDto). */
+export class AnswerTypeDto {
+  @ApiProperty({ enum: ANSWER_DATA_TYPES, default: 'STRING' })
+  @IsIn(ANSWER_DATA_TYPES, { message: `must be one of ${ANSWER_DATA_TYPES.join(', ')}` })
+  dataType: AnswerDataType;
+
+  @ApiPropertyOptional({ description: 'A list of values instead of one', default: false })
+  @IsOptional()
+  @IsBoolean({ message: 'must be true or false' })
+  multiValued?: boolean;
+
+  @ApiPropertyOptional({ type: [String], description: 'List of possible values for enum types (required for ENUM)' })
+  @IsOptional()
+  @IsArray({ message: 'must be an array' })
+  @ArrayMaxSize(JOB_LIMITS.enumValues, { message: `must have at most ${JOB_LIMITS.enumValues} values` })
+  @IsString({ each: true, message: 'must be strings' })
+  @MaxLength(JOB_LIMITS.enumValueChars, { each: true, message: `must be at most ${JOB_LIMITS.enumValueChars} characters each` })
+  enumValues?: string[];
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, description: 'Accepted and kept; not used' })
+  @IsOptional()
+  enumColors?: Record<string, string>;
+
+  @ApiPropertyOptional({ description: 'Accepted and kept; not used' })
+  @IsOptional()
+  @IsBoolean({ message: 'must be true or false' })
+  enumSuggestionsEnabled?: boolean;
+
+  @ApiPropertyOptional({ type: [String], description: 'Values an ENUM answer must not take' })
+  @IsOptional()
+  @IsArray({ message: 'must be an array' })
+  @ArrayMaxSize(JOB_LIMITS.enumValues)
+  @IsString({ each: true, message: 'must be strings' })
+  @MaxLength(JOB_LIMITS.enumValueChars, { each: true })
+  rejectedEnumValues?: string[];
+
+  @ApiPropertyOptional({ enum: DATE_FORMATS, description: 'How DATE answers are written in rawValue (the typed value is ISO 8601)' })
+  @IsOptional()
+  @Transform(upper)
+  @IsIn(DATE_FORMATS, { message: `must be one of ${DATE_FORMATS.join(', ')}` })
+  dateFormat?: DateFormat;
+
+  @ApiPropertyOptional({ enum: DECIMAL_PRECISIONS, description: 'Rounding of FLOAT answers' })
+  @IsOptional()
+  @Transform(upper)
+  @IsIn(DECIMAL_PRECISIONS, { message: `must be one of ${DECIMAL_PRECISIONS.join(', ')}` })
+  decimalPrecision?: DecimalPrecision;
+}
+
+/** The answer type a question has when it names none. */
+export const DEFAULT_ANSWER_TYPE: AnswerTypeDto = { dataType: 'STRING', multiValued: false };
+
+export class FilesInputDto {
+  @ApiPropertyOptional({ type: [String], description: 'IndexedFile ids' })
+  @IsOptional()
+  @IsArray({ message: 'must be an array' })
+  @ArrayMaxSize(JOB_LIMITS.fileIds, { message: `must have at most ${JOB_LIMITS.fileIds} ids` })
+  @IsUUID('all', { each: true, message: 'must be UUIDs' })
+  fileIds?: string[];
+
+  @ApiPropertyOptional({ type: [String], description: 'Collection ids, expanded to their files' })
+  @IsOptional()
+  @IsArray({ message: 'must be an array' })
+  @ArrayMaxSize(JOB_LIMITS.collectionIds, { message: `must have at most ${JOB_LIMITS.collectionIds} ids` })
+  @IsUUID('all', { each: true, message: 'must be UUIDs' })
+  collectionIds?: string[];
+}
+
+export class JobLaunchConfigDto {
+  @ApiPropertyOptional({ description: 'Leave out files that are not indexed instead of refusing the job', default: false })
+  @IsOptional()
+  @IsBoolean({ message: 'must be true or false' })
+  skip_unindexed_files?: boolean;
+}
+
+/** A QA question (EliseQuestionInput). */
+export class QuestionInputDto {
+  @ApiPropertyOptional({ description: 'Id of the question within the job (default: its 1-based position); inputQuestionIds name it' })
+  @IsOptional()
+  @IsString({ message: 'must be a string' })
+  @MinLength(1, { message: 'must not be empty' })
+  @MaxLength(JOB_LIMITS.idChars, { message: `must be at most ${JOB_LIMITS.idChars} characters` })
+  id?: string;
+
+  @ApiProperty({ description: 'The question' })
+  @IsDefined({ message: 'is required' })
+  @IsString({ message: 'must be a string' })
+  @MinLength(1, { message: 'must not be empty' })
+  @MaxLength(JOB_LIMITS.questionChars, { message: `must be at most ${JOB_LIMITS.questionChars} characters` })
+  question: string;
+
+  @ApiPropertyOptional({ type: AnswerTypeDto, description: 'Default: STRING, single-valued' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => AnswerTypeDto)
+  answerType?: AnswerTypeDto;
+
+  @ApiPropertyOptional({ description: 'Extra instructions; the built-in engine reads their words as context' })
+  @IsOptional()
+  @IsString({ message: 'must be a string' })
+  @MaxLength(JOB_LIMITS.questionChars)
+  guidelines?: string;
+
+  @ApiPropertyOptional({ description: 'The answer expected; the result says whether the answer matches it' })
+  @IsOptional()
+  @IsString({ message: 'must be a string' })
+  @MaxLength(JOB_LIMITS.questionChars)
+  expectedAnswer?: string;
+
+  @ApiPropertyOptional({ type: [String], description: 'Ids of questions of this job whose answers this question sees' })
+  @IsOptional()
+  @IsArray({ message: 'must be an array' })
+  @ArrayMaxSize(JOB_LIMITS.inputQuestionIds)
+  @IsString({ each: true, message: 'must be strings' })
+  @MaxLength(JOB_LIMITS.idChars, { each: true })
+  inputQuestionIds?: string[];
+}
+
+/** An extraction meta (EliseMetaInput). */
+export class MetaInputDto {
+  @ApiProperty({ description: 'Name of the value to extract, e.g. "contract end date"' })
+  @IsDefined({ message: 'is required' })
+  @IsString({ message: 'must be a string' })
+  @MinLength(1, { message: 'must not be empty' })
+  @MaxLength(JOB_LIMITS.idChars, { message: `must be at most ${JOB_LIMITS.idChars} characters` })
+  meta: string;
+
+  @ApiPropertyOptional({ description: 'What the value is, in words; used as the question' })
+  @IsOptional()
+  @IsString({ message: 'must be a string' })
+  @MaxLength(JOB_LIMITS.questionChars)
+  description?: string;
+
+  @ApiPropertyOptional({ type: AnswerTypeDto, description: 'Default: STRING, single-valued' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => AnswerTypeDto)
+  answerType?: AnswerTypeDto;
+}
+
+class CreateJobBase {
+  @ApiProperty({ type: FilesInputDto })
+  @IsDefined({ message: 'is required' })
+  @ValidateNested()
+  @Type(() => FilesInputDto)
+  files: FilesInputDto;
+
+  @ApiPropertyOptional({ type: JobLaunchConfigDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => JobLaunchConfigDto)
+  config?: JobLaunchConfigDto;
+
+  @ApiPropertyOptional({ description: 'Extension: a name for the job (default: from its first question or meta)' })
+  @IsOptional()
+  @IsString({ message: 'must be a string' })
+  @MaxLength(JOB_LIMITS.idChars)
+  name?: string;
+}
+
+/** POST /qa/jobs (CreateQARequest). */
+export class CreateQaJobRequestDto extends CreateJobBase {
+  @ApiProperty({ type: [QuestionInputDto] })
+  @IsDefined({ message: 'is required' })
+  @IsArray({ message: 'must be an array' })
+  @ArrayMinSize(1, { message: 'must have at least one question' })
+  @ArrayMaxSize(JOB_LIMITS.questions, { message: `must have at most ${JOB_LIMITS.questions} questions` })
+  @ValidateNested({ each: true })
+  @Type(() => QuestionInputDto)
+  questions: QuestionInputDto[];
+}
+
+/** POST /extraction/jobs (CreateExtractRequest). */
+export class CreateExtractionJobRequestDto extends CreateJobBase {
+  @ApiProperty({ type: [MetaInputDto] })
+  @IsDefined({ message: 'is required' })
+  @IsArray({ message: 'must be an array' })
+  @ArrayMinSize(1, { message: 'must have at least one meta' })
+  @ArrayMaxSize(JOB_LIMITS.metas, { message: `must have at most ${JOB_LIMITS.metas} metas` })
+  @ValidateNested({ each: true })
+  @Type(() => MetaInputDto)
+  metas: MetaInputDto[];
+}
+
+/** Extension: how far a job has come. A unit is one question (QA) or one file (extraction). */
+export class JobProgressDto {
+  @ApiProperty({ description: 'Units of work of the job' })
+  total: number;
+
+  @ApiProperty({ description: 'Units answered' })
+  done: number;
+
+  @ApiProperty({ description: 'Units that failed (their answers say why)' })
+  failed: number;
+
+  @ApiProperty({ description: 'Units being worked on now' })
+  running: number;
+
+  @ApiProperty({ description: 'Questions (QA) or metas x files (extraction) answered so far' })
+  answered: number;
+}
+
+/** The Job, as every job route returns it. */
+export class JobDto {
+  @ApiProperty()
+  jobId: string;
+
+  @ApiProperty({ enum: JOB_STATUSES })
+  status: JobStatus;
+
+  @ApiProperty({ description: 'QA or EXTRACTION' })
+  taskType: string;
+
+  @ApiProperty({ type: 'integer', format: 'int64', description: 'Epoch milliseconds' })
+  createdTime: number;
+
+  @ApiPropertyOptional({ type: 'number', format: 'double', description: 'Seconds from start to end (so far, while running)' })
+  executionTime?: number;
+
+  @ApiPropertyOptional({ description: 'Why the job failed or was aborted' })
+  errorMessage?: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty()
+  archived: boolean;
+
+  @ApiPropertyOptional({ type: 'integer', format: 'int64', description: 'Extension: epoch ms of the last change' })
+  modifiedTime?: number;
+
+  @ApiPropertyOptional({ type: JobProgressDto, description: 'Extension: progress of the job' })
+  progress?: JobProgressDto;
+}
+
+export const JobPageDto = PageDto(JobDto, 'PageDataJob');
+export type JobPageDto = Page<JobDto>;
+
+export const JOB_SORT_FIELDS = ['createdTime', 'name', 'status'] as const;
+export type JobSortField = (typeof JOB_SORT_FIELDS)[number];
+
+/** GET /K/jobs. */
+export class ListJobsQueryDto {
+  @ApiProperty({ description: 'Page size', type: 'integer', format: 'int32', minimum: 1, maximum: MAX_PAGE_SIZE })
+  @IsDefined({ message: 'is required' })
+  @IsPageSize()
+  pageSize: number;
+
+  @ApiProperty({ description: 'Page number (0-based)', type: 'integer', format: 'int32', minimum: 0, maximum: MAX_PAGE })
+  @IsDefined({ message: 'is required' })
+  @IsPageNumber()
+  page: number;
+
+  @ApiPropertyOptional({ description: `Sort property: ${JOB_SORT_FIELDS.join(', ')}`, default: 'createdTime' })
+  @IsOptional()
+  @IsIn(JOB_SORT_FIELDS, { message: `must be one of ${JOB_SORT_FIELDS.join(', ')}` })
+  sortProperty?: JobSortField;
+
+  @ApiPropertyOptional({ description: 'Sort order: ASC or DESC (any case)', default: 'DESC' })
+  @IsOptional()
+  @Transform(upper)
+  @IsIn(['ASC', 'DESC'], { message: 'must be ASC or DESC' })
+  sortOrder?: 'ASC' | 'DESC';
+}
+
+/** A typed value (DataValue): exactly one field is set. Dates are ISO 8601 date-times (UTC midnight). */
+export class DataValueDto {
+  @ApiPropertyOptional() strValue?: string;
+  @ApiPropertyOptional() boolValue?: boolean;
+  @ApiPropertyOptional({ type: 'integer', format: 'int64' }) longValue?: number;
+  @ApiPropertyOptional({ type: 'number', format: 'double' }) doubleValue?: number;
+  @ApiPropertyOptional({ type: 'string', format: 'date-time' }) dateValue?: string;
+  @ApiPropertyOptional({ type: [String] }) strListValue?: string[];
+  @ApiPropertyOptional({ type: [Boolean] }) boolListValue?: boolean[];
+  @ApiPropertyOptional({ type: [Number] }) longListValue?: number[];
+  @ApiPropertyOptional({ type: [Number] }) doubleListValue?: number[];
+  @ApiPropertyOptional({ type: [String] }) dateListValue?: string[];
+}
+export type DataValue = DataValueDto;
+
+/** One QA answer (EliseQAResult). */
+export class QaResultDto {
+  @ApiProperty() question: string;
+  @ApiProperty({ description: 'The answer as text; empty when not found' }) rawValue: string;
+  @ApiProperty({ description: 'How the answer was found, or why none was' }) explanation: string;
+  @ApiProperty({ description: 'The passage the answer was read from' }) sourcedContent: string;
+  @ApiProperty({ type: [EntityIdDto], description: 'Annotations (citations), resolved by GET /qa/jobs/{jobId}/annotations' })
+  referenceIds: EntityIdDto[];
+  @ApiPropertyOptional() expectedAnswer?: string;
+  @ApiPropertyOptional({ type: 'number', format: 'float', description: '1 when the answer matches expectedAnswer, 0 when not' })
+  answerValidity?: number;
+  @ApiPropertyOptional() validityExplaination?: string;
+  @ApiProperty({ type: [String] }) inputQuestionIds: string[];
+  @ApiProperty({ description: 'Extension: the question id' }) questionId: string;
+  @ApiPropertyOptional({ type: DataValueDto, description: 'Extension: the answer parsed into its answerType' }) answer?: DataValueDto;
+  @ApiProperty({ description: 'Extension: false when no answer was found (rawValue is then empty)' }) found: boolean;
+  @ApiProperty({ type: 'number', format: 'float', description: 'Extension: confidence 0..1' }) confidence: number;
+}
+
+export class QaJobOutputsDto {
+  @ApiProperty({ type: [QaResultDto] }) results: QaResultDto[];
+}
+
+/** One extracted value of one file (EliseMetaResult). */
+export class MetaResultDto {
+  @ApiProperty({ type: 'string', format: 'uuid', description: 'Id of this result' }) id: string;
+  @ApiProperty() meta: string;
+  @ApiProperty({ type: AnswerTypeDto }) answerType: AnswerTypeDto;
+  @ApiProperty({ type: DataValueDto, description: 'The typed value; {} when not found' }) answer: DataValueDto;
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, description: 'The value as found in the document (a string), or null' }) rawValue: string | null;
+  @ApiProperty() explanation: string;
+  @ApiProperty({ type: [EntityIdDto] }) referenceIds: EntityIdDto[];
+  @ApiProperty({ description: 'Extension: the file the value was extracted from' }) fileId: string;
+  @ApiProperty({ description: 'Extension: false when no value was found' }) found: boolean;
+  @ApiProperty({ type: 'number', format: 'float', description: 'Extension: confidence 0..1' }) confidence: number;
+}
+
+export class ExtractionJobOutputsDto {
+  @ApiProperty({ type: [MetaResultDto] }) results: MetaResultDto[];
+}
+
+export class QaJobInputsDto {
+  @ApiProperty({ type: FilesInputDto }) files: FilesInputDto;
+  @ApiProperty({ type: [QuestionInputDto] }) questions: QuestionInputDto[];
+  @ApiPropertyOptional({ type: JobLaunchConfigDto }) config?: JobLaunchConfigDto;
+}
+
+export class ExtractionJobInputsDto {
+  @ApiProperty({ type: FilesInputDto }) files: FilesInputDto;
+  @ApiProperty({ type: [MetaInputDto] }) metas: MetaInputDto[];
+  @ApiPropertyOptional({ type: JobLaunchConfigDto }) config?: JobLaunchConfigDto;
+}
+
+/** A citation: where in which document an answer was read (EliseDocumentStatement). */
+export class DocumentStatementDto {
+  @ApiProperty({ enum: ['DOCUMENT_STATEMENT'] }) type: 'DOCUMENT_STATEMENT';
+  @ApiProperty({ description: 'The text cited' }) content: string;
+  @ApiProperty() documentName: string;
+  @ApiProperty({ description: 'The IndexedFile id' }) documentId: string;
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object' },
+    description: 'BBOX {page_number, bbox} for PDFs and images, CELL {sheet_name, row, col} for spreadsheets, LINE {line_number, column_index_start, column_index_stop} for text, CSV, JSON and XML',
+  })
+  positions: Position[];
+  @ApiPropertyOptional({ description: 'Extension: the document node cited' }) nodeId?: string;
+}
+
+/** An annotation (EliseAnnotation). */
+export class AnnotationDto {
+  @ApiProperty({ type: EntityIdDto }) id: EntityIdDto;
+  @ApiProperty({ type: 'integer', format: 'int64' }) createdTime: number;
+  @ApiProperty({ type: 'integer', format: 'int64' }) modifiedTime: number;
+  @ApiProperty({ type: UserIdDto }) owner: UserIdDto;
+  @ApiProperty({ type: UserIdDto }) lastModifier: UserIdDto;
+  @ApiProperty({ type: EntityIdDto, description: 'The job the annotation belongs to' }) space: EntityIdDto;
+  @ApiProperty({ enum: ['DOCUMENT_STATEMENT'] }) type: 'DOCUMENT_STATEMENT';
+  @ApiProperty({ enum: ['VALID', 'NOTVALID'] }) status: 'VALID' | 'NOTVALID';
+  @ApiProperty({ type: DocumentStatementDto }) data: DocumentStatementDto;
+}
+
+// ---- NATS payloads (gateway -> job-orchestrator) ----
+
+/** jobs.qa.create */
+export class CreateQaJobRequest extends CreateQaJobRequestDto {}
+/** jobs.extraction.create */
+export class CreateExtractionJobRequest extends CreateExtractionJobRequestDto {}
+
+/** jobs.jobs.list */
+export class ListJobsRequest extends ListJobsQueryDto {
+  @IsIn(JOB_KINDS)
+  kind: JobKind;
+}
+
+/** jobs.jobs.get / inputs / results / annotations / cancel. An id that is not a UUID names no job (404). */
+export class JobRefRequest {
+  @IsIn(JOB_KINDS)
+  kind: JobKind;
+
+  @IsString()
+  @MaxLength(200)
+  jobId: string;
+}
+
+/** work.jobs.unit: one unit of a job is ready to run (WORK stream). */
+export class JobUnitWork {
+  @IsUUID()
+  jobId: string;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  unit: number;
+}
+
+// ---- NATS payloads (job-orchestrator -> indexing-service) ----
+
+/** indexing.files.resolve: the files a job's FilesInput names, in the caller's namespace. */
+export class ResolveFilesRequest {
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(JOB_LIMITS.fileIds)
+  @IsUUID('all', { each: true })
+  fileIds?: string[];
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(JOB_LIMITS.collectionIds)
+  @IsUUID('all', { each: true })
+  collectionIds?: string[];
+}
+
+export interface ResolvedFile {
+  fileId: string;
+  name: string;
+  /** lastIndexationInfos.status */
+  status: string;
+  /** True when the file's node tree is committed and readable (status SUCCESS). */
+  indexed: boolean;
+}
+
+export interface ResolveFilesReply {
+  /** Every distinct file named or in a named collection, in the order first named. */
+  files: ResolvedFile[];
+  /** Ids that name nothing in the caller's namespace. */
+  missingFileIds: string[];
+  missingCollectionIds: string[];
+}
+
+/** indexing.passages.search: hybrid (BM25 + dense) passage retrieval over some files of the caller's namespace. */
+export class PassageSearchRequest {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(8000)
+  query: string;
+
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(JOB_LIMITS.files)
+  @IsUUID('all', { each: true })
+  fileIds: string[];
+
+  /** Passages to return at most. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  limit: number;
+
+  /** Also return passages whose text contains none of the query's terms (dense hits); default true. */
+  @IsOptional()
+  @IsBoolean()
+  dense?: boolean;
+}
+
+/**
+ * A piece of a passage's text that comes from one document node: `start`/`end` are character
+ * offsets into the passage text. A row passage has one segment per cell, so that a citation of
+ * part of the row points at the cell.
+ */
+export interface PassageSegment {
+  nodeId: string;
+  nodeType: string;
+  start: number;
+  end: number;
+  positions: Position[];
+}
+
+export interface PassageDto {
+  /** The passage id (the node id of the node it was built from). */
+  id: string;
+  fileId: string;
+  fileName: string;
+  nodeType: string;
+  text: string;
+  /** Headings above the passage, outermost first (context for the reader). */
+  headings: string[];
+  segments: PassageSegment[];
+  /** Fused retrieval score, higher is better; only comparable within one reply. */
+  score: number;
+}
+
+export interface PassageSearchReply {
+  passages: PassageDto[];
+}
