@@ -18,6 +18,7 @@ import { registerTransferProxy } from './items/transfer-proxy';
 import { migrations } from './migrations';
 import { CollectionsController } from './collections/collections.controller';
 import { FilesController } from './files/files.controller';
+import { ExtractionJobsController, QaJobsController } from './jobs/jobs.controllers';
 import { ProvidersController } from './providers/providers.controller';
 import { RulesController } from './rules/rules.controller';
 
@@ -43,7 +44,7 @@ void runService({
         ping: HealthPings.gateway,
         persistence: { schema: 'identity', entities: identityEntities, migrations },
         imports: [IdentityModule, ItemsModule],
-        controllers: [ProvidersController, RulesController, FilesController, CollectionsController],
+        controllers: [ProvidersController, RulesController, FilesController, CollectionsController, QaJobsController, ExtractionJobsController],
         providers: [
           { provide: APP_FILTER, useClass: AllErrorsFilter },
           { provide: APP_PIPE, useClass: ContractValidationPipe },

@@ -1,15 +1,21 @@
+import 'reflect-metadata';
 import { HealthPings, ServiceNames } from '@docintel/contracts';
-import { runService, ServiceEnv, serviceModule } from '@docintel/runtime';
+import { runService, serviceModule } from '@docintel/runtime';
+import { readerProvider } from './execution/reader.provider';
+import { JobsModule } from './jobs/jobs.module';
+import { JobsEnv } from './jobs.env';
+import { migrations } from './migrations';
 
 void runService({
   service: ServiceNames.jobs,
-  env: ServiceEnv,
+  env: JobsEnv,
   module: (env, logger) =>
     serviceModule(
       {
         service: ServiceNames.jobs,
         ping: HealthPings.jobs,
-        persistence: { schema: 'jobs', entities: [], migrations: [] },
+        persistence: { schema: 'jobs', entities: [], migrations },
+        imports: [JobsModule.forRoot(readerProvider(env))],
       },
       env,
       logger,

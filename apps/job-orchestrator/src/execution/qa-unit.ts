@@ -1,0 +1,104 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ChainedAnswer, Reader, ReaderAnswer } from '@docintel/answering';
+import { PassagesSearch, entityId, type PassageDto, type QaResultDto } from '@docintel/contracts';
+import { RpcClient } from '@docintel/messaging';
+import { SERVICE_ENV } from '@docintel/runtime';
+import type { QaInputs, UnitRecord, JobRecord } from '../jobs/job-records';
+import { JobsRepository, type UnitOutcome } from '../jobs/jobs.repository';
+import type { JobsEnv } from '../jobs.env';
+import { citationsToAnnotations, sourcedContent } from './citations';
+import { checkExpectedAnswer } from './expected-answer';
+import { READER } from './reader.token';
+import { jobContext, toReaderPassage } from './unit-context';
+
+/**
+ * One question of a QA job: retrieve passages of the job's files (the answers of the questions it
+ * chains on join the query, so "what did <the company of question 1> earn" finds the company),
+ * ask the reader, cite.
+ */
+@Injectable()
+export class QaUnitRunner {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly repo: JobsRepository,
+    @Inject(READER) private readonly reader: Reader,
+    @Inject(SERVICE_ENV) private readonly env: JobsEnv,
+  ) {}
+
+  async run(job: JobRecord, unit: UnitRecord, requestId: string, signal: AbortSignal): Promise<UnitOutcome> {
+    const question = (job.inputs as QaInputs).questions[unit.unit];
+    const chained = await this.chainedAnswers(job, unit);
+    let passages: PassageDto[] = [];
+    let answer: ReaderAnswer;
+    if (!job.files.length) {
+      answer = { found: false, rawValue: '', value: null, confidence: 0, citations: [], explanation: 'The job has no indexed file to read.' };
+    } else {
+      const query = [question.question, ...chained.filter((c) => c.found).map((c) => c.rawValue)].join('\n');
+      ({ passages } = await this.rpc.call(
+        PassagesSearch,
+        { query: query.slice(0, 8000), fileIds: job.files.map((f) => f.fileId), limit: this.env.JOB_PASSAGES },
+        jobContext(job, requestId),
+      ));
+      answer = await this.reader.answer(
+        { question: question.question, answerType: question.answerType, guidelines: question.guidelines, inputs: chained },
+        passages.map(toReaderPassage),
+        signal,
+      );
+    }
+    const annotations = answer.found ? citationsToAnnotations(answer.citations, passages) : [];
+    const result: QaResultDto = {
+      question: question.question,
+      rawValue: answer.found ? answer.rawValue : '',
+      explanation: answer.explanation,
+      sourcedContent: answer.found ? sourcedContent(answer.citations, passages) : '',
+      referenceIds: annotations.map((a) => entityId(a.id, 'ANNOTATION')),
+      inputQuestionIds: question.inputQuestionIds,
+      questionId: question.id,
+      found: answer.found,
+      confidence: round(answer.confidence),
+    };
+    if (answer.value) result.answer = answer.value;
+    if (question.expectedAnswer !== undefined) {
+      const check = checkExpectedAnswer(question.expectedAnswer, result.rawValue, answer.value);
+      result.expectedAnswer = question.expectedAnswer;
+      result.answerValidity = check.validity;
+      result.validityExplaination = check.explanation;
+    }
+    return { status: 'DONE', results: [result], answered: 1, annotations };
+  }
+
+  /** The answers of the questions this one names, in the order named. */
+  private async chainedAnswers(job: JobRecord, unit: UnitRecord): Promise<ChainedAnswer[]> {
+    if (!unit.dependsOn.length) return [];
+    const units = await this.repo.unitsByNumber(job.id, unit.dependsOn);
+    const questions = (job.inputs as QaInputs).questions;
+    return unit.dependsOn.map((n) => {
+      const result = units.find((u) => u.unit === n)?.results[0] as QaResultDto | undefined;
+      return {
+        questionId: questions[n].id,
+        question: questions[n].question,
+        rawValue: result?.rawValue ?? '',
+        found: result?.found ?? false,
+      };
+    });
+  }
+}
+
+/** A failed question's result: the reason, in words, where the answer would be. */
+export function failedQaResult(job: JobRecord, unit: UnitRecord, reason: string): QaResultDto {
+  const question = (job.inputs as QaInputs).questions[unit.unit];
+  return {
+    question: question.question,
+    rawValue: '',
+    explanation: `The question could not be answered: ${reason}`,
+    sourcedContent: '',
+    referenceIds: [],
+    inputQuestionIds: question.inputQuestionIds,
+    questionId: question.id,
+    found: false,
+    confidence: 0,
+    ...(question.expectedAnswer !== undefined ? { expectedAnswer: question.expectedAnswer, answerValidity: 0, validityExplaination: 'No answer.' } : {}),
+  };
+}
+
+const round = (x: number) => Math.round(Math.max(0, Math.min(1, x)) * 1000) / 1000;

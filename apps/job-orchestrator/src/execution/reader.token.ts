@@ -1,0 +1,2 @@
+/** The answering engine (a @docintel/answering Reader) the units ask. */
+export const READER = Symbol('READER');

@@ -1,0 +1,136 @@
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Streams, Work, type JobUnitWork } from '@docintel/contracts';
+import { JetStream, type RunningConsumer } from '@docintel/messaging';
+import { LOGGER, currentRequestId, type Logger } from '@docintel/observability';
+import { SERVICE_ENV } from '@docintel/runtime';
+import type { JobRecord, UnitRecord } from '../jobs/job-records';
+import { JobsRepository, type UnitOutcome } from '../jobs/jobs.repository';
+import { UnitQueue } from '../jobs/unit-queue';
+import type { JobsEnv } from '../jobs.env';
+import { ExtractionUnitRunner, failedMetaResult } from './extraction-unit';
+import { QaUnitRunner, failedQaResult } from './qa-unit';
+import { isTransient, messageOf } from './unit-context';
+
+export const JOB_UNITS_DURABLE = 'job_units';
+
+/** Why a unit stopped before it was over: it is no longer this worker's to write. */
+class ClaimLost extends Error {}
+
+/** The outcome of a unit that could not be answered, with the reason in each of its answers. */
+export function failedOutcome(job: JobRecord, unit: UnitRecord, reason: string): UnitOutcome {
+  const results =
+    job.kind === 'qa'
+      ? [failedQaResult(job, unit, reason)]
+      : (job.inputs as { metas: Parameters<typeof failedMetaResult>[0][] }).metas.map((m) => failedMetaResult(m, unit.fileId as string, reason));
+  return { status: 'FAILED', results, answered: results.length, annotations: [], error: reason };
+}
+
+/**
+ * Runs job units from the work.jobs.unit queue, JOB_CONCURRENCY at once per replica, shared by
+ * every replica through one durable consumer. A unit is claimed in the database before it runs
+ * and written with its claim, so a duplicate or late delivery never doubles or overwrites answers;
+ * a heartbeat keeps the claim (and the message's ack deadline) alive; an error that another attempt
+ * may not meet (a service away) is retried with back-off up to JOB_MAX_DELIVER deliveries, any
+ * other ends the unit FAILED with the reason.
+ */
+@Injectable()
+export class UnitWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly consumers: RunningConsumer[] = [];
+  private readonly inFlight = new Set<AbortController>();
+
+  constructor(
+    private readonly jetstream: JetStream,
+    private readonly repo: JobsRepository,
+    private readonly queue: UnitQueue,
+    private readonly qa: QaUnitRunner,
+    private readonly extraction: ExtractionUnitRunner,
+    @Inject(SERVICE_ENV) private readonly env: JobsEnv,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    for (const stream of [Streams.work, Streams.deadLetters]) await this.jetstream.ensureStream(stream);
+    for (let i = 0; i < this.env.JOB_CONCURRENCY; i++) {
+      this.consumers.push(
+        await this.jetstream.consume({
+          message: Work.jobsUnit,
+          durable: JOB_UNITS_DURABLE,
+          maxDeliver: this.env.JOB_MAX_DELIVER,
+          ackWaitMs: this.env.JOB_STALE_SECONDS * 1000,
+          maxMessages: 1,
+          handler: (work, meta) => this.handle(work, meta.deliveryCount, meta.progress),
+        }),
+      );
+    }
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    // Units cut short are given back (released) by their handlers and redelivered to another replica.
+    for (const ac of this.inFlight) ac.abort(new Error('the service is shutting down'));
+    await Promise.all(this.consumers.map((c) => c.stop()));
+    this.consumers.length = 0;
+  }
+
+  async handle(work: JobUnitWork, deliveryCount: number, progress: () => void): Promise<void> {
+    const claimed = await this.repo.claim(work.jobId, work.unit, this.env.JOB_STALE_SECONDS);
+    if (!claimed) return; // over, cancelled, or alive on another worker
+    const { claim, unit, job } = claimed;
+    const lastDelivery = deliveryCount >= this.env.JOB_MAX_DELIVER;
+    const ac = new AbortController();
+    this.inFlight.add(ac);
+    const timeout = setTimeout(
+      () => ac.abort(new Error(`it took longer than ${this.env.JOB_UNIT_TIMEOUT_MS} ms (JOB_UNIT_TIMEOUT_MS)`)),
+      this.env.JOB_UNIT_TIMEOUT_MS,
+    );
+    const heartbeat = setInterval(() => {
+      progress();
+      this.repo
+        .heartbeat(job.id, unit.unit, claim)
+        .then((mine) => mine || ac.abort(new ClaimLost('the job was cancelled or the unit taken over')))
+        .catch((err: unknown) => this.logger.warn({ err, jobId: job.id, unit: unit.unit }, 'job unit heartbeat failed'));
+    }, this.env.JOB_HEARTBEAT_SECONDS * 1000);
+    let outcome: UnitOutcome;
+    try {
+      outcome = await this.runUntilAborted(job, unit, ac.signal);
+    } catch (err) {
+      const reason = ac.signal.aborted ? (ac.signal.reason as Error) : err;
+      if (reason instanceof ClaimLost) return;
+      const shuttingDown = ac.signal.aborted && messageOf(reason).includes('shutting down');
+      if ((isTransient(reason) || shuttingDown) && !lastDelivery) {
+        await this.repo.release(job.id, unit.unit, claim, messageOf(reason)).catch(() => undefined);
+        throw reason; // redelivered with back-off
+      }
+      this.logger.warn({ err: reason, jobId: job.id, unit: unit.unit, deliveryCount }, 'job unit failed');
+      outcome = failedOutcome(job, unit, describe(reason, deliveryCount));
+    } finally {
+      clearTimeout(timeout);
+      clearInterval(heartbeat);
+      this.inFlight.delete(ac);
+    }
+    if (await this.repo.complete(job.id, unit.unit, claim, outcome)) await this.advance(job.id);
+  }
+
+  /** After a unit: publish the units that waited for it, end the job when it was the last. */
+  async advance(jobId: string): Promise<void> {
+    await this.queue.publishReady(jobId);
+    const finished = await this.repo.finishIfDone(jobId);
+    if (finished) this.logger.info({ jobId, status: finished.status }, 'job finished');
+  }
+
+  private runUntilAborted(job: JobRecord, unit: UnitRecord, signal: AbortSignal): Promise<UnitOutcome> {
+    const requestId = currentRequestId() ?? job.id;
+    const run = job.kind === 'qa' ? this.qa.run(job, unit, requestId, signal) : this.extraction.run(job, unit, requestId, signal);
+    // A reader that does not watch the signal still cannot hold the unit past its deadline.
+    const aborted = new Promise<never>((_, reject) => {
+      if (signal.aborted) reject(signal.reason as Error);
+      signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+    });
+    run.catch(() => undefined);
+    return Promise.race([run, aborted]);
+  }
+}
+
+function describe(err: unknown, deliveryCount: number): string {
+  const message = messageOf(err);
+  return isTransient(err) ? `${message} (gave up after ${deliveryCount} attempts)` : message;
+}

@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import {
+  CreateExtractionJobRequest,
+  CreateQaJobRequest,
+  ExtractionJobsCreate,
+  JobRefRequest,
+  JobsAnnotations,
+  JobsCancel,
+  JobsGet,
+  JobsInputs,
+  JobsList,
+  JobsResults,
+  ListJobsRequest,
+  QaJobsCreate,
+  type AnnotationDto,
+  type ExtractionJobInputsDto,
+  type ExtractionJobOutputsDto,
+  type JobDto,
+  type Page,
+  type QaJobInputsDto,
+  type QaJobOutputsDto,
+  type RpcContext,
+} from '@docintel/contracts';
+import { RpcHandler } from '@docintel/messaging';
+import { JobsService } from './jobs.service';
+
+@Injectable()
+export class JobsHandler {
+  constructor(private readonly jobs: JobsService) {}
+
+  @RpcHandler(QaJobsCreate)
+  createQa(req: CreateQaJobRequest, ctx: RpcContext): Promise<JobDto> {
+    return this.jobs.createQa(ctx, req);
+  }
+
+  @RpcHandler(ExtractionJobsCreate)
+  createExtraction(req: CreateExtractionJobRequest, ctx: RpcContext): Promise<JobDto> {
+    return this.jobs.createExtraction(ctx, req);
+  }
+
+  @RpcHandler(JobsList)
+  list(req: ListJobsRequest, ctx: RpcContext): Promise<Page<JobDto>> {
+    return this.jobs.list(ctx, req.kind, req);
+  }
+
+  @RpcHandler(JobsGet)
+  get(req: JobRefRequest, ctx: RpcContext): Promise<JobDto> {
+    return this.jobs.get(ctx, req.kind, req.jobId);
+  }
+
+  @RpcHandler(JobsInputs)
+  inputs(req: JobRefRequest, ctx: RpcContext): Promise<QaJobInputsDto | ExtractionJobInputsDto> {
+    return this.jobs.inputs(ctx, req.kind, req.jobId);
+  }
+
+  @RpcHandler(JobsResults)
+  results(req: JobRefRequest, ctx: RpcContext): Promise<QaJobOutputsDto | ExtractionJobOutputsDto> {
+    return this.jobs.results(ctx, req.kind, req.jobId);
+  }
+
+  @RpcHandler(JobsAnnotations)
+  annotations(req: JobRefRequest, ctx: RpcContext): Promise<AnnotationDto[]> {
+    return this.jobs.annotations(ctx, req.kind, req.jobId);
+  }
+
+  @RpcHandler(JobsCancel)
+  cancel(req: JobRefRequest, ctx: RpcContext): Promise<JobDto> {
+    return this.jobs.cancel(ctx, req.kind, req.jobId);
+  }
+}

@@ -1,0 +1,526 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { Injectable, type Provider } from '@nestjs/common';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { Client } from 'pg';
+import type { Reader, ReaderAnswer, ReaderPassage, ReaderQuestion } from '@docintel/answering';
+import {
+  DomainError,
+  ErrorCode,
+  ExtractionJobsCreate,
+  FilesOntologies,
+  FilesResolve,
+  HealthPings,
+  JobsAnnotations,
+  JobsCancel,
+  JobsGet,
+  JobsInputs,
+  JobsList,
+  JobsResults,
+  PassageSearchRequest,
+  PassagesSearch,
+  QaJobsCreate,
+  ResolveFilesRequest,
+  FileRefRequest,
+  type AnnotationDto,
+  type ExtractionJobOutputsDto,
+  type JobDto,
+  type OntologyDto,
+  type PassageDto,
+  type PassageSearchReply,
+  type QaJobOutputsDto,
+  type ResolveFilesReply,
+  type RpcContext,
+} from '@docintel/contracts';
+import { RpcClient, RpcHandler } from '@docintel/messaging';
+import { createLogger } from '@docintel/observability';
+import { serviceModule } from '@docintel/runtime';
+import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
+import { JobSweeper } from '../execution/sweeper';
+import { READER } from '../execution/reader.token';
+import { JobsEnv } from '../jobs.env';
+import { migrations } from '../migrations';
+import { JobsModule } from './jobs.module';
+
+/**
+ * The job orchestrator on real PostgreSQL and NATS (JetStream work queue, request/reply). The
+ * indexing service is played by handlers registered here (the files and passages each test sets),
+ * and the reader by a scripted one: the end-to-end tests run both for real.
+ */
+
+const logger = createLogger('jobs-test', (process.env.TEST_LOG_LEVEL ?? 'silent') as 'silent');
+const NS = randomUUID();
+const OTHER_NS = randomUUID();
+const ALICE = 'alice@example.com';
+const BOB = 'bob@example.com';
+
+const F1 = randomUUID();
+const F2 = randomUUID();
+const UNINDEXED = randomUUID();
+const COLLECTION = randomUUID();
+
+/** What the fake indexing service knows, per namespace. */
+const files = new Map<string, { name: string; status: string; namespace: string }>([
+  [F1, { name: 'report.xlsx', status: 'SUCCESS', namespace: NS }],
+  [F2, { name: 'notes.txt', status: 'SUCCESS', namespace: NS }],
+  [UNINDEXED, { name: 'draft.pdf', status: 'RUNNING', namespace: NS }],
+]);
+const collections = new Map<string, string[]>([[COLLECTION, [F2, UNINDEXED]]]);
+
+const rowPassage: PassageDto = {
+  id: randomUUID(),
+  fileId: F1,
+  fileName: 'report.xlsx',
+  nodeType: 'row',
+  text: 'Revenue | 1,250,000',
+  headings: ['Sheet1'],
+  score: 0.9,
+  segments: [
+    { nodeId: randomUUID(), nodeType: 'cell', start: 0, end: 7, positions: [{ type: 'CELL', sheet_name: 'Sheet1', row: 4, col: 0 }] },
+    { nodeId: randomUUID(), nodeType: 'cell', start: 10, end: 19, positions: [{ type: 'CELL', sheet_name: 'Sheet1', row: 4, col: 1 }] },
+  ],
+};
+const linePassage: PassageDto = {
+  id: randomUUID(),
+  fileId: F2,
+  fileName: 'notes.txt',
+  nodeType: 'paragraph',
+  text: 'The company is Acme Corp.',
+  headings: [],
+  score: 0.8,
+  segments: [{ nodeId: randomUUID(), nodeType: 'paragraph', start: 0, end: 25, positions: [{ type: 'LINE', line_number: 3, column_index_start: 0, column_index_stop: 25 }] }],
+};
+
+const fake = {
+  searchCalls: [] as Array<{ req: PassageSearchRequest; ctx: RpcContext }>,
+  /** Failures the next searches throw, in order. */
+  searchFailures: [] as Error[],
+  failFile: null as string | null,
+};
+
+@Injectable()
+class FakeIndexing {
+  @RpcHandler(FilesResolve)
+  resolve(req: ResolveFilesRequest, ctx: RpcContext): ResolveFilesReply {
+    const reply: ResolveFilesReply = { files: [], missingFileIds: [], missingCollectionIds: [] };
+    const seen = new Set<string>();
+    const add = (id: string) => {
+      const f = files.get(id);
+      if (!f || f.namespace !== ctx.namespaceId) return false;
+      if (!seen.has(id)) reply.files.push({ fileId: id, name: f.name, status: f.status, indexed: f.status === 'SUCCESS' });
+      seen.add(id);
+      return true;
+    };
+    for (const id of req.fileIds ?? []) if (!add(id)) reply.missingFileIds.push(id);
+    for (const id of req.collectionIds ?? []) {
+      const members = collections.get(id);
+      if (!members) reply.missingCollectionIds.push(id);
+      else members.forEach(add);
+    }
+    return reply;
+  }
+
+  @RpcHandler(PassagesSearch)
+  search(req: PassageSearchRequest, ctx: RpcContext): PassageSearchReply {
+    fake.searchCalls.push({ req, ctx });
+    const failure = fake.searchFailures.shift();
+    if (failure) throw failure;
+    if (fake.failFile && req.fileIds.includes(fake.failFile)) throw new DomainError(ErrorCode.NOT_FOUND, `File ${fake.failFile} was deleted`);
+    return { passages: [rowPassage, linePassage].filter((p) => req.fileIds.includes(p.fileId)) };
+  }
+
+  @RpcHandler(FilesOntologies)
+  ontologies(req: FileRefRequest): OntologyDto[] {
+    if (req.fileId !== F2) return [];
+    return [
+      {
+        conceptId: { id: randomUUID(), entityType: 'CONCEPT_NOTE' },
+        name: 'Document metadata',
+        metas: { title: { metaName: 'title', metaValue: 'Acme Corp', explanation: 'first line' } },
+      },
+    ];
+  }
+}
+
+/** A reader whose answers the tests script: by default it cites the first passage that holds the question's last word. */
+class ScriptedReader implements Reader {
+  readonly name = 'scripted';
+  readonly calls: Array<{ question: ReaderQuestion; passages: ReaderPassage[] }> = [];
+  script?: (q: ReaderQuestion, passages: ReaderPassage[], signal?: AbortSignal) => Promise<ReaderAnswer>;
+
+  answer(question: ReaderQuestion, passages: ReaderPassage[], signal?: AbortSignal): Promise<ReaderAnswer> {
+    this.calls.push({ question, passages });
+    if (this.script) return this.script(question, passages, signal);
+    const word = question.question.replace(/\?$/, '').split(' ').pop() ?? '';
+    for (const p of passages) {
+      const at = p.text.indexOf(word);
+      if (at >= 0) {
+        return Promise.resolve({
+          found: true,
+          rawValue: word,
+          value: { strValue: word },
+          confidence: 0.8,
+          explanation: `Read in ${p.fileName}.`,
+          citations: [{ passageId: p.id, start: at, end: at + word.length }],
+        });
+      }
+    }
+    return Promise.resolve({ found: false, rawValue: '', value: null, confidence: 0.1, explanation: 'Not in the passages.', citations: [] });
+  }
+}
+
+let infra: TestInfrastructure;
+let app: TestingModule;
+let rpc: RpcClient;
+let reader: ScriptedReader;
+let db: Client;
+
+const alice: RpcContext = { requestId: 'test', namespaceId: NS, userId: ALICE };
+const bob: RpcContext = { requestId: 'test', namespaceId: NS, userId: BOB };
+const aliceElsewhere: RpcContext = { requestId: 'test', namespaceId: OTHER_NS, userId: ALICE };
+
+beforeAll(async () => {
+  infra = await startTestInfrastructure('jobs');
+  const env = Object.assign(new JobsEnv(), {
+    DATABASE_URL: infra.databaseUrl,
+    NATS_URL: infra.natsUrl,
+    NATS_PREFIX: infra.natsPrefix,
+    RPC_TIMEOUT_MS: 5000,
+    SHUTDOWN_TIMEOUT_MS: 5000,
+    JOB_HEARTBEAT_SECONDS: 1,
+    JOB_STALE_SECONDS: 3,
+    JOB_MAX_DELIVER: 3,
+    JOB_SWEEP_INTERVAL_SECONDS: 0,
+  });
+  reader = new ScriptedReader();
+  const readerProvider: Provider = { provide: READER, useValue: reader };
+  app = await Test.createTestingModule({
+    imports: [
+      serviceModule(
+        {
+          service: 'job-orchestrator',
+          ping: HealthPings.jobs,
+          persistence: { schema: 'jobs', entities: [], migrations },
+          imports: [JobsModule.forRoot(readerProvider)],
+          providers: [FakeIndexing],
+        },
+        env,
+        logger,
+      ),
+    ],
+  }).compile();
+  await app.init();
+  rpc = app.get(RpcClient);
+  db = new Client({ connectionString: infra.databaseUrl });
+  await db.connect();
+});
+
+afterAll(async () => {
+  await db?.end();
+  await app?.close();
+  await infra?.teardown();
+});
+
+beforeEach(() => {
+  reader.script = undefined;
+  reader.calls.length = 0;
+  fake.searchCalls.length = 0;
+  fake.searchFailures.length = 0;
+  fake.failFile = null;
+});
+
+async function settle(kind: 'qa' | 'extraction', jobId: string, ctx = alice, timeoutMs = 20_000): Promise<JobDto> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const job = await rpc.call(JobsGet, { kind, jobId }, ctx);
+    if (['SUCCESS', 'FAILED', 'ABORTED'].includes(job.status)) return job;
+    if (Date.now() > until) throw new Error(`job ${jobId} still ${job.status}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function rejection(p: Promise<unknown>): Promise<DomainError> {
+  try {
+    await p;
+  } catch (err) {
+    return err as DomainError;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('QA jobs', () => {
+  it('answers each question, chained questions see the answers they name, and every citation resolves to a position', async () => {
+    const created = await rpc.call(
+      QaJobsCreate,
+      {
+        files: { fileIds: [F1, F2] },
+        questions: [
+          { id: 'company', question: 'Which company is Acme?', expectedAnswer: 'acme' },
+          { id: 'revenue', question: 'What is the Revenue', answerType: { dataType: 'STRING' }, inputQuestionIds: ['company'] },
+        ],
+      },
+      alice,
+    );
+    expect(created).toMatchObject({ status: 'PENDING', taskType: 'QA', name: 'Which company is Acme?', archived: false });
+    expect(created.progress).toMatchObject({ total: 2 });
+    const done = await settle('qa', created.jobId);
+    expect(done).toMatchObject({ status: 'SUCCESS', progress: { total: 2, done: 2, failed: 0, answered: 2 } });
+    expect(done.executionTime).toBeGreaterThanOrEqual(0);
+
+    const { results } = (await rpc.call(JobsResults, { kind: 'qa', jobId: created.jobId }, alice)) as QaJobOutputsDto;
+    expect(results.map((r) => [r.questionId, r.rawValue, r.found])).toEqual([
+      ['company', 'Acme', true],
+      ['revenue', 'Revenue', true],
+    ]);
+    expect(results[0]).toMatchObject({ expectedAnswer: 'acme', answerValidity: 1, sourcedContent: linePassage.text });
+    // The chained question was asked with the first answer, and searched with it.
+    const second = reader.calls.find((c) => c.question.question.startsWith('What is'));
+    expect(second?.question.inputs).toEqual([{ questionId: 'company', question: 'Which company is Acme?', rawValue: 'Acme', found: true }]);
+    expect(fake.searchCalls.map((c) => c.req.query)).toContain('What is the Revenue\nAcme');
+    expect(fake.searchCalls.every((c) => c.ctx.namespaceId === NS)).toBe(true);
+
+    const annotations = await rpc.call(JobsAnnotations, { kind: 'qa', jobId: created.jobId }, alice);
+    const byId = new Map(annotations.map((a) => [a.id.id, a]));
+    const first = byId.get(results[0].referenceIds[0].id) as AnnotationDto;
+    // The LINE position narrowed to the cited characters "Acme" (columns 15..19 of line 3).
+    expect(first.data).toMatchObject({
+      type: 'DOCUMENT_STATEMENT',
+      documentId: F2,
+      documentName: 'notes.txt',
+      positions: [{ type: 'LINE', line_number: 3, column_index_start: 15, column_index_stop: 19 }],
+    });
+    expect(first).toMatchObject({ type: 'DOCUMENT_STATEMENT', status: 'VALID', space: { id: created.jobId, entityType: 'JOB' }, owner: { id: ALICE } });
+    // "Revenue" is in the row's first cell: the citation is that cell.
+    const second2 = byId.get(results[1].referenceIds[0].id) as AnnotationDto;
+    expect(second2.data.positions).toEqual([{ type: 'CELL', sheet_name: 'Sheet1', row: 4, col: 0 }]);
+    expect(second2.data.content).toBe('Revenue');
+
+    const inputs = await rpc.call(JobsInputs, { kind: 'qa', jobId: created.jobId }, alice);
+    expect(inputs).toMatchObject({ files: { fileIds: [F1, F2] }, questions: [{ id: 'company' }, { id: 'revenue', inputQuestionIds: ['company'] }] });
+  });
+
+  it('refuses unindexed and unknown files naming them, unless unindexed files are to be skipped', async () => {
+    const unindexed = await rejection(rpc.call(QaJobsCreate, { files: { fileIds: [F1, UNINDEXED] }, questions: [{ question: 'Revenue?' }] }, alice));
+    expect(unindexed.code).toBe(ErrorCode.VALIDATION_FAILED);
+    expect(unindexed.details).toEqual([{ field: 'files.fileIds[1]', problem: expect.stringContaining(`${UNINDEXED} (draft.pdf) is not indexed (status RUNNING)`) }]);
+
+    const viaCollection = await rejection(rpc.call(QaJobsCreate, { files: { collectionIds: [COLLECTION] }, questions: [{ question: 'Revenue?' }] }, alice));
+    expect(viaCollection.details[0]).toMatchObject({ field: 'files.collectionIds', problem: expect.stringContaining(UNINDEXED) });
+
+    const missing = randomUUID();
+    const unknown = await rejection(rpc.call(QaJobsCreate, { files: { fileIds: [F1, missing] }, questions: [{ question: 'Revenue?' }] }, alice));
+    expect(unknown.details).toEqual([{ field: 'files.fileIds[1]', problem: `names no file of this namespace (${missing})` }]);
+
+    // Another namespace's file is unknown here, never read.
+    const foreign = await rejection(rpc.call(QaJobsCreate, { files: { fileIds: [F1] }, questions: [{ question: 'Revenue?' }] }, aliceElsewhere));
+    expect(foreign.details[0].field).toBe('files.fileIds[0]');
+
+    const skipped = await rpc.call(
+      QaJobsCreate,
+      { files: { collectionIds: [COLLECTION] }, questions: [{ question: 'Which company is Acme?' }], config: { skip_unindexed_files: true } },
+      alice,
+    );
+    expect(await settle('qa', skipped.jobId)).toMatchObject({ status: 'SUCCESS' });
+    expect(fake.searchCalls.at(-1)?.req.fileIds).toEqual([F2]);
+  });
+
+  it('refuses questions that cannot run: no files, duplicate ids, unknown or cyclic chains, ENUM without values', async () => {
+    const cases: Array<[unknown, string]> = [
+      [{ files: {}, questions: [{ question: 'x' }] }, 'files'],
+      [{ files: { fileIds: [F1] }, questions: [{ id: 'a', question: 'x' }, { id: 'a', question: 'y' }] }, 'questions[1].id'],
+      [{ files: { fileIds: [F1] }, questions: [{ id: 'a', question: 'x', inputQuestionIds: ['zz'] }] }, 'questions[0].inputQuestionIds[0]'],
+      [{ files: { fileIds: [F1] }, questions: [{ id: 'a', question: 'x', inputQuestionIds: ['a'] }] }, 'questions[0].inputQuestionIds[0]'],
+      [
+        {
+          files: { fileIds: [F1] },
+          questions: [
+            { id: 'a', question: 'x', inputQuestionIds: ['b'] },
+            { id: 'b', question: 'y', inputQuestionIds: ['a'] },
+          ],
+        },
+        'questions[0].inputQuestionIds',
+      ],
+      [{ files: { fileIds: [F1] }, questions: [{ question: 'x', answerType: { dataType: 'ENUM' } }] }, 'questions[0].answerType.enumValues'],
+    ];
+    for (const [body, field] of cases) {
+      const err = await rejection(rpc.call(QaJobsCreate, body as never, alice));
+      expect([err.code, err.details.map((d) => d.field)]).toEqual([ErrorCode.VALIDATION_FAILED, [field]]);
+    }
+  });
+
+  it("shows a job only to its owner in its namespace, and lists only the caller's jobs", async () => {
+    const job = await rpc.call(QaJobsCreate, { files: { fileIds: [F1] }, questions: [{ question: 'What is the Revenue' }] }, alice);
+    await settle('qa', job.jobId);
+    for (const ctx of [bob, aliceElsewhere]) {
+      for (const call of [JobsGet, JobsResults, JobsAnnotations, JobsInputs, JobsCancel]) {
+        const err = await rejection(rpc.call(call as typeof JobsGet, { kind: 'qa', jobId: job.jobId }, ctx));
+        expect(err.code).toBe(ErrorCode.NOT_FOUND);
+      }
+    }
+    // A QA job is not an extraction job.
+    expect((await rejection(rpc.call(JobsGet, { kind: 'extraction', jobId: job.jobId }, alice))).code).toBe(ErrorCode.NOT_FOUND);
+    expect((await rejection(rpc.call(JobsGet, { kind: 'qa', jobId: 'not-a-uuid' }, alice))).code).toBe(ErrorCode.NOT_FOUND);
+
+    const mine = await rpc.call(JobsList, { kind: 'qa', page: 0, pageSize: 1000 }, alice);
+    expect(mine.data.map((j) => j.jobId)).toContain(job.jobId);
+    expect(mine.data.every((j) => j.taskType === 'QA')).toBe(true);
+    const times = mine.data.map((j) => j.createdTime);
+    expect([...times].sort((a, b) => b - a)).toEqual(times); // newest first
+    expect((await rpc.call(JobsList, { kind: 'qa', page: 0, pageSize: 10 }, bob)).totalElements).toBe(0);
+    expect((await rpc.call(JobsList, { kind: 'qa', page: 0, pageSize: 10 }, aliceElsewhere)).totalElements).toBe(0);
+    const paged = await rpc.call(JobsList, { kind: 'qa', page: 1, pageSize: 1, sortProperty: 'createdTime', sortOrder: 'ASC' }, alice);
+    expect(paged).toMatchObject({ totalElements: mine.totalElements, totalPages: mine.totalElements, data: [expect.any(Object)] });
+  });
+
+  it('fails only the question whose reader failed, and the whole job when every question failed', async () => {
+    reader.script = (q) =>
+      q.question.includes('bad') ? Promise.reject(new Error('the model answered nonsense')) : Promise.resolve({ found: false, rawValue: '', value: null, confidence: 0.2, explanation: 'Not found.', citations: [] });
+    const mixed = await rpc.call(QaJobsCreate, { files: { fileIds: [F1] }, questions: [{ question: 'good one' }, { question: 'bad one' }] }, alice);
+    expect(await settle('qa', mixed.jobId)).toMatchObject({ status: 'SUCCESS', progress: { done: 1, failed: 1 } });
+    const { results } = (await rpc.call(JobsResults, { kind: 'qa', jobId: mixed.jobId }, alice)) as QaJobOutputsDto;
+    expect(results[0]).toMatchObject({ found: false, explanation: 'Not found.', confidence: 0.2 });
+    expect(results[1]).toMatchObject({ found: false, rawValue: '', explanation: 'The question could not be answered: the model answered nonsense' });
+
+    const allBad = await rpc.call(QaJobsCreate, { files: { fileIds: [F1] }, questions: [{ question: 'bad' }] }, alice);
+    const failed = await settle('qa', allBad.jobId);
+    expect(failed).toMatchObject({ status: 'FAILED', errorMessage: 'Every part of the job failed; the first reason: the model answered nonsense' });
+  });
+
+  it('retries a unit while the indexing service is away, and gives up with the reason after JOB_MAX_DELIVER attempts', async () => {
+    fake.searchFailures.push(new DomainError(ErrorCode.SERVICE_UNAVAILABLE, 'indexing-service has no running instance'));
+    const retried = await rpc.call(QaJobsCreate, { files: { fileIds: [F1] }, questions: [{ question: 'What is the Revenue' }] }, alice);
+    expect(await settle('qa', retried.jobId)).toMatchObject({ status: 'SUCCESS', progress: { done: 1 } });
+    expect(fake.searchCalls).toHaveLength(2);
+
+    for (let i = 0; i < 3; i++) fake.searchFailures.push(new DomainError(ErrorCode.TIMEOUT, 'indexing-service did not answer in time'));
+    const given = await rpc.call(QaJobsCreate, { files: { fileIds: [F1] }, questions: [{ question: 'What is the Revenue' }] }, alice);
+    const failed = await settle('qa', given.jobId, alice, 30_000);
+    expect(failed.status).toBe('FAILED');
+    expect(failed.errorMessage).toContain('indexing-service did not answer in time (gave up after 3 attempts)');
+  });
+
+  it('cancels a running job: ABORTED at once, the running answer discarded, the job never reopened', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let entered!: () => void;
+    const started = new Promise<void>((r) => (entered = r));
+    reader.script = async () => {
+      entered();
+      await gate;
+      return { found: true, rawValue: 'late', value: { strValue: 'late' }, confidence: 1, explanation: 'late', citations: [{ passageId: rowPassage.id, start: 0, end: 7 }] };
+    };
+    const job = await rpc.call(QaJobsCreate, { files: { fileIds: [F1] }, questions: [{ question: 'slow' }] }, alice);
+    await started;
+    const cancelled = await rpc.call(JobsCancel, { kind: 'qa', jobId: job.jobId }, alice);
+    expect(cancelled).toMatchObject({ status: 'ABORTED', errorMessage: expect.stringContaining('Cancelled by the user') });
+    release();
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await rpc.call(JobsGet, { kind: 'qa', jobId: job.jobId }, alice)).toMatchObject({ status: 'ABORTED' });
+    expect(await rpc.call(JobsResults, { kind: 'qa', jobId: job.jobId }, alice)).toEqual({ results: [] });
+    expect(await rpc.call(JobsAnnotations, { kind: 'qa', jobId: job.jobId }, alice)).toEqual([]);
+    // Cancelling a terminal job changes nothing.
+    expect(await rpc.call(JobsCancel, { kind: 'qa', jobId: job.jobId }, alice)).toMatchObject({ status: 'ABORTED' });
+  });
+
+  it('shows the answers given so far while a job runs', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    reader.script = async (q) => {
+      if (q.question === 'second') await gate;
+      return { found: false, rawValue: '', value: null, confidence: 0, explanation: `no ${q.question}`, citations: [] };
+    };
+    const job = await rpc.call(
+      QaJobsCreate,
+      { files: { fileIds: [F1] }, questions: [{ id: '1', question: 'first' }, { id: '2', question: 'second', inputQuestionIds: ['1'] }] },
+      alice,
+    );
+    for (let i = 0; i < 100; i++) {
+      const { results } = (await rpc.call(JobsResults, { kind: 'qa', jobId: job.jobId }, alice)) as QaJobOutputsDto;
+      if (results.length) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(await rpc.call(JobsGet, { kind: 'qa', jobId: job.jobId }, alice)).toMatchObject({ status: 'RUNNING', progress: { done: 1, total: 2 } });
+    expect(((await rpc.call(JobsResults, { kind: 'qa', jobId: job.jobId }, alice)) as QaJobOutputsDto).results.map((r) => r.explanation)).toEqual(['no first']);
+    release();
+    expect(await settle('qa', job.jobId)).toMatchObject({ status: 'SUCCESS' });
+  });
+});
+
+describe('the sweeper', () => {
+  it('takes over a unit whose worker died, publishes a lost unit again, and ends a job whose units are over', async () => {
+    const sweeper = app.get(JobSweeper);
+    // A job as a crashed replica leaves it: its unit RUNNING with an old heartbeat, its message gone.
+    const job = await rpc.call(QaJobsCreate, { files: { fileIds: [F1] }, questions: [{ question: 'What is the Revenue' }] }, alice);
+    await settle('qa', job.jobId);
+    await db.query(`UPDATE jobs.jobs SET status = 'RUNNING', finished_at = NULL WHERE id = $1`, [job.jobId]);
+    await db.query(`UPDATE jobs.job_units SET status = 'RUNNING', claim = gen_random_uuid(), attempts = 1, heartbeat_at = now() - interval '1 hour' WHERE job_id = $1`, [
+      job.jobId,
+    ]);
+    const swept = await sweeper.sweep();
+    expect(swept.takenOver).toBeGreaterThanOrEqual(1);
+    expect(swept.republished).toBeGreaterThanOrEqual(1);
+    expect(await settle('qa', job.jobId)).toMatchObject({ status: 'SUCCESS', progress: { done: 1 } });
+
+    // A unit out of attempts is failed with the reason instead.
+    await db.query(`UPDATE jobs.jobs SET status = 'RUNNING', finished_at = NULL WHERE id = $1`, [job.jobId]);
+    await db.query(`UPDATE jobs.job_units SET status = 'RUNNING', claim = gen_random_uuid(), attempts = 3, heartbeat_at = now() - interval '1 hour' WHERE job_id = $1`, [
+      job.jobId,
+    ]);
+    expect((await sweeper.sweep()).failed).toBe(1);
+    const failed = await rpc.call(JobsGet, { kind: 'qa', jobId: job.jobId }, alice);
+    expect(failed).toMatchObject({ status: 'FAILED', errorMessage: expect.stringContaining('stopped responding 3 times') });
+
+    // A job whose units are over but which was never ended.
+    await db.query(`UPDATE jobs.jobs SET status = 'RUNNING', finished_at = NULL WHERE id = $1`, [job.jobId]);
+    expect((await sweeper.sweep()).finished).toBe(1);
+    expect(await rpc.call(JobsGet, { kind: 'qa', jobId: job.jobId }, alice)).toMatchObject({ status: 'FAILED' });
+  });
+});
+
+describe('extraction jobs', () => {
+  it('extracts each meta from each file; one bad file fails its own values; known metadata answers its meta', async () => {
+    const extra = randomUUID();
+    files.set(extra, { name: 'gone.txt', status: 'SUCCESS', namespace: NS });
+    fake.failFile = extra;
+    const job = await rpc.call(
+      ExtractionJobsCreate,
+      {
+        files: { fileIds: [F1, F2, extra] },
+        metas: [
+          { meta: 'title', answerType: { dataType: 'STRING' } },
+          { meta: 'Revenue', description: 'the Revenue' },
+        ],
+      },
+      alice,
+    );
+    expect(job).toMatchObject({ taskType: 'EXTRACTION', status: 'PENDING', progress: { total: 3 } });
+    const done = await settle('extraction', job.jobId);
+    expect(done).toMatchObject({ status: 'SUCCESS', progress: { total: 3, done: 2, failed: 1, answered: 6 } });
+    const { results } = (await rpc.call(JobsResults, { kind: 'extraction', jobId: job.jobId }, alice)) as ExtractionJobOutputsDto;
+    expect(results.map((r) => [r.fileId, r.meta, r.found])).toEqual([
+      [F1, 'title', false],
+      [F1, 'Revenue', true],
+      [F2, 'title', true],
+      [F2, 'Revenue', false],
+      [extra, 'title', false],
+      [extra, 'Revenue', false],
+    ]);
+    expect(results[1]).toMatchObject({ answer: { strValue: 'Revenue' }, rawValue: 'Revenue', answerType: { dataType: 'STRING', multiValued: false } });
+    expect(results[2]).toMatchObject({ answer: { strValue: 'Acme Corp' }, explanation: expect.stringContaining("document's metadata") });
+    expect(results[4].explanation).toBe(`The value could not be read from this file: File ${extra} was deleted`);
+    expect(results[0]).toMatchObject({ answer: {}, rawValue: null });
+    const annotations = await rpc.call(JobsAnnotations, { kind: 'extraction', jobId: job.jobId }, alice);
+    const cited = annotations.find((a) => a.id.id === results[2].referenceIds[0].id);
+    expect(cited?.data).toMatchObject({ documentId: F2, positions: [{ type: 'LINE', line_number: 3, column_index_start: 15, column_index_stop: 24 }] });
+  });
+
+  it('ends at once with no results when every file was skipped as unindexed', async () => {
+    const job = await rpc.call(
+      ExtractionJobsCreate,
+      { files: { fileIds: [UNINDEXED] }, metas: [{ meta: 'title' }], config: { skip_unindexed_files: true } },
+      alice,
+    );
+    expect(job.status).toBe('SUCCESS');
+    expect(await rpc.call(JobsResults, { kind: 'extraction', jobId: job.jobId }, alice)).toEqual({ results: [] });
+  });
+});

@@ -1,0 +1,371 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { AnnotationDto, JobKind, JobSortField, JobStatus } from '@docintel/contracts';
+import type { JobFile, JobInputs, JobRecord, NewUnit, UnitCounts, UnitRecord, UnitStatus } from './job-records';
+
+/** Whose jobs a query may see: the caller's, in the caller's namespace. Every read of a job takes it. */
+export interface JobOwner {
+  namespaceId: string;
+  userId: string;
+}
+
+interface JobRow {
+  id: string;
+  namespace_id: string;
+  user_id: string;
+  kind: JobKind;
+  name: string;
+  status: JobStatus;
+  error_message: string | null;
+  inputs: JobInputs;
+  files: JobFile[];
+  archived: boolean;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  modified_at: Date;
+}
+
+interface UnitRow {
+  job_id: string;
+  unit: number;
+  label: string;
+  file_id: string | null;
+  depends_on: number[];
+  status: UnitStatus;
+  attempts: number;
+  error: string | null;
+  results: unknown[];
+}
+
+const SORT_COLUMNS: Record<JobSortField, string> = { createdTime: 'created_at', name: 'name', status: 'status' };
+
+const toJob = (r: JobRow): JobRecord => ({
+  id: r.id,
+  namespaceId: r.namespace_id,
+  userId: r.user_id,
+  kind: r.kind,
+  name: r.name,
+  status: r.status,
+  errorMessage: r.error_message,
+  inputs: r.inputs,
+  files: r.files,
+  archived: r.archived,
+  createdAt: r.created_at,
+  startedAt: r.started_at,
+  finishedAt: r.finished_at,
+  modifiedAt: r.modified_at,
+});
+
+const toUnit = (r: UnitRow): UnitRecord => ({
+  jobId: r.job_id,
+  unit: r.unit,
+  label: r.label,
+  fileId: r.file_id,
+  dependsOn: r.depends_on,
+  status: r.status,
+  attempts: r.attempts,
+  error: r.error,
+  results: r.results,
+});
+
+const COUNTS_SQL = `
+  SELECT count(*)::int AS total,
+         count(*) FILTER (WHERE status = 'DONE')::int AS done,
+         count(*) FILTER (WHERE status = 'FAILED')::int AS failed,
+         count(*) FILTER (WHERE status = 'RUNNING')::int AS running,
+         coalesce(sum(answered), 0)::int AS answered
+  FROM job_units WHERE job_id = $1`;
+
+/** A unit's outcome, written in one transaction with its citations. */
+export interface UnitOutcome {
+  status: 'DONE' | 'FAILED';
+  results: unknown[];
+  answered: number;
+  annotations: Array<{ id: string; data: AnnotationDto['data'] }>;
+  error?: string;
+}
+
+/** The only reader and writer of the jobs schema. */
+@Injectable()
+export class JobsRepository {
+  constructor(private readonly ds: DataSource) {}
+
+  async create(job: Omit<JobRecord, 'createdAt' | 'startedAt' | 'finishedAt' | 'modifiedAt' | 'archived'>, units: NewUnit[]): Promise<JobRecord> {
+    return this.ds.transaction(async (m) => {
+      const [row] = (await m.query(
+        `INSERT INTO jobs (id, namespace_id, user_id, kind, name, status, error_message, inputs, files)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+        [job.id, job.namespaceId, job.userId, job.kind, job.name, job.status, job.errorMessage, JSON.stringify(job.inputs), JSON.stringify(job.files)],
+      )) as JobRow[];
+      if (units.length) {
+        await m.query(
+          `INSERT INTO job_units (job_id, unit, label, file_id, depends_on, status)
+           SELECT $1, u.unit, u.label, u.file_id, coalesce(u.depends_on, '{}'), 'PENDING'
+           FROM jsonb_to_recordset($2::jsonb) AS u (unit int, label text, file_id uuid, depends_on int[])`,
+          [job.id, JSON.stringify(units.map((u) => ({ unit: u.unit, label: u.label, file_id: u.fileId, depends_on: u.dependsOn })))],
+        );
+      }
+      return toJob(row);
+    });
+  }
+
+  /** The caller's job of this kind, or null (another user's or namespace's job is null too). */
+  async find(owner: JobOwner, kind: JobKind, id: string): Promise<JobRecord | null> {
+    const rows = (await this.ds.query('SELECT * FROM jobs WHERE id = $1 AND namespace_id = $2 AND user_id = $3 AND kind = $4', [
+      id,
+      owner.namespaceId,
+      owner.userId,
+      kind,
+    ])) as JobRow[];
+    return rows.length ? toJob(rows[0]) : null;
+  }
+
+  /** For workers, which act on a job by id after the request that created it. */
+  async load(id: string): Promise<JobRecord | null> {
+    const rows = (await this.ds.query('SELECT * FROM jobs WHERE id = $1', [id])) as JobRow[];
+    return rows.length ? toJob(rows[0]) : null;
+  }
+
+  async list(
+    owner: JobOwner,
+    kind: JobKind,
+    page: { page: number; pageSize: number; sort: JobSortField; order: 'ASC' | 'DESC' },
+  ): Promise<{ jobs: JobRecord[]; total: number }> {
+    const column = SORT_COLUMNS[page.sort];
+    const rows = (await this.ds.query(
+      `SELECT *, count(*) OVER () AS total FROM jobs
+       WHERE namespace_id = $1 AND user_id = $2 AND kind = $3
+       ORDER BY ${column} ${page.order}, id ${page.order}
+       LIMIT $4 OFFSET $5`,
+      [owner.namespaceId, owner.userId, kind, page.pageSize, page.page * page.pageSize],
+    )) as Array<JobRow & { total: string }>;
+    if (rows.length) return { jobs: rows.map(toJob), total: Number(rows[0].total) };
+    const [{ count }] = (await this.ds.query('SELECT count(*)::int AS count FROM jobs WHERE namespace_id = $1 AND user_id = $2 AND kind = $3', [
+      owner.namespaceId,
+      owner.userId,
+      kind,
+    ])) as Array<{ count: number }>;
+    return { jobs: [], total: count };
+  }
+
+  async counts(jobId: string): Promise<UnitCounts> {
+    const [row] = (await this.ds.query(COUNTS_SQL, [jobId])) as UnitCounts[];
+    return row;
+  }
+
+  async countsOf(jobIds: string[]): Promise<Map<string, UnitCounts>> {
+    if (!jobIds.length) return new Map();
+    const rows = (await this.ds.query(
+      `SELECT job_id, count(*)::int AS total,
+              count(*) FILTER (WHERE status = 'DONE')::int AS done,
+              count(*) FILTER (WHERE status = 'FAILED')::int AS failed,
+              count(*) FILTER (WHERE status = 'RUNNING')::int AS running,
+              coalesce(sum(answered), 0)::int AS answered
+       FROM job_units WHERE job_id = ANY($1::uuid[]) GROUP BY job_id`,
+      [jobIds],
+    )) as Array<UnitCounts & { job_id: string }>;
+    return new Map(rows.map((r) => [r.job_id, { total: r.total, done: r.done, failed: r.failed, running: r.running, answered: r.answered }]));
+  }
+
+  async units(jobId: string): Promise<UnitRecord[]> {
+    const rows = (await this.ds.query('SELECT * FROM job_units WHERE job_id = $1 ORDER BY unit', [jobId])) as UnitRow[];
+    return rows.map(toUnit);
+  }
+
+  async unitsByNumber(jobId: string, units: number[]): Promise<UnitRecord[]> {
+    if (!units.length) return [];
+    const rows = (await this.ds.query('SELECT * FROM job_units WHERE job_id = $1 AND unit = ANY($2::int[]) ORDER BY unit', [jobId, units])) as UnitRow[];
+    return rows.map(toUnit);
+  }
+
+  async annotations(jobId: string): Promise<Array<{ id: string; createdAt: Date; data: AnnotationDto['data'] }>> {
+    const rows = (await this.ds.query('SELECT id, created_at, data FROM job_annotations WHERE job_id = $1 ORDER BY unit, ordinal', [jobId])) as Array<{
+      id: string;
+      created_at: Date;
+      data: AnnotationDto['data'];
+    }>;
+    return rows.map((r) => ({ id: r.id, createdAt: r.created_at, data: r.data }));
+  }
+
+  /**
+   * Takes a unit up for one delivery: a PENDING unit, or a RUNNING one whose worker has been silent
+   * for staleSeconds (it died). Null when the unit is finished, its job is over, or another worker
+   * is alive on it. The job becomes RUNNING with its first unit.
+   */
+  async claim(jobId: string, unit: number, staleSeconds: number): Promise<{ claim: string; unit: UnitRecord; job: JobRecord } | null> {
+    return this.ds.transaction(async (m) => {
+      const claim = randomUUID();
+      const rows = (await m.query(
+        `UPDATE job_units u SET status = 'RUNNING', claim = $3, attempts = attempts + 1, heartbeat_at = now()
+         FROM jobs j
+         WHERE u.job_id = $1 AND u.unit = $2 AND j.id = u.job_id AND j.status IN ('PENDING', 'RUNNING')
+           AND (u.status = 'PENDING' OR (u.status = 'RUNNING' AND u.heartbeat_at < now() - make_interval(secs => $4)))
+         RETURNING u.*`,
+        [jobId, unit, claim, staleSeconds],
+      )) as [UnitRow[], number];
+      const claimed = rows[0];
+      if (!claimed.length) return null;
+      const [job] = (await m.query(
+        `UPDATE jobs SET status = 'RUNNING', started_at = coalesce(started_at, now()), modified_at = now()
+         WHERE id = $1 RETURNING *`,
+        [jobId],
+      )) as [JobRow[], number];
+      return { claim, unit: toUnit(claimed[0]), job: toJob(job[0]) };
+    });
+  }
+
+  /** The worker is alive. False when the unit is no longer its own (cancelled, or taken over). */
+  async heartbeat(jobId: string, unit: number, claim: string): Promise<boolean> {
+    const rows = (await this.ds.query(
+      `UPDATE job_units SET heartbeat_at = now() WHERE job_id = $1 AND unit = $2 AND claim = $3 AND status = 'RUNNING' RETURNING unit`,
+      [jobId, unit, claim],
+    )) as [unknown[], number];
+    return rows[0].length > 0;
+  }
+
+  /** Gives a unit back after a failed attempt, so that the redelivery can take it up at once. */
+  async release(jobId: string, unit: number, claim: string, error: string): Promise<void> {
+    await this.ds.query(`UPDATE job_units SET status = 'PENDING', claim = NULL, error = $4 WHERE job_id = $1 AND unit = $2 AND claim = $3 AND status = 'RUNNING'`, [
+      jobId,
+      unit,
+      claim,
+      error,
+    ]);
+  }
+
+  /**
+   * Writes a unit's answers and citations and ends it, if the claim is still the unit's (false
+   * otherwise: the job was cancelled or another worker took over, and nothing is written). Without
+   * a claim (the sweeper), only a RUNNING unit silent for staleSeconds is ended.
+   */
+  async complete(jobId: string, unit: number, claim: string | null, outcome: UnitOutcome, opts: { staleSeconds?: number } = {}): Promise<boolean> {
+    return this.ds.transaction(async (m) => {
+      const owned = claim
+        ? { sql: `claim = $7::uuid`, param: claim }
+        : { sql: `heartbeat_at < now() - make_interval(secs => $7::int)`, param: opts.staleSeconds ?? 0 };
+      const rows = (await m.query(
+        `UPDATE job_units SET status = $3, results = $4::jsonb, answered = $5, error = $6, finished_at = now(), heartbeat_at = now(), claim = NULL
+         WHERE job_id = $1 AND unit = $2 AND status = 'RUNNING' AND ${owned.sql}
+         RETURNING unit`,
+        [jobId, unit, outcome.status, JSON.stringify(outcome.results), outcome.answered, outcome.error ?? null, owned.param],
+      )) as [unknown[], number];
+      if (!rows[0].length) return false;
+      await this.writeAnnotations(m, jobId, unit, outcome.annotations);
+      await m.query('UPDATE jobs SET modified_at = now() WHERE id = $1', [jobId]);
+      return true;
+    });
+  }
+
+  private async writeAnnotations(m: EntityManager, jobId: string, unit: number, annotations: UnitOutcome['annotations']): Promise<void> {
+    await m.query('DELETE FROM job_annotations WHERE job_id = $1 AND unit = $2', [jobId, unit]);
+    if (!annotations.length) return;
+    await m.query(
+      `INSERT INTO job_annotations (id, job_id, unit, ordinal, data)
+       SELECT a.id, $1, $2, a.ordinal, a.data FROM jsonb_to_recordset($3::jsonb) AS a (id uuid, ordinal int, data jsonb)`,
+      [jobId, unit, JSON.stringify(annotations.map((a, ordinal) => ({ id: a.id, ordinal, data: a.data })))],
+    );
+  }
+
+  /**
+   * PENDING units whose dependencies are all over and that were not published (or, with
+   * republishAfterSeconds, whose publication is older than that): marked published now and returned.
+   */
+  async takeReady(jobId: string | null, republishAfterSeconds?: number, limit = 1000): Promise<Array<{ jobId: string; unit: number }>> {
+    const rows = (await this.ds.query(
+      `UPDATE job_units u SET published_at = now()
+       WHERE (u.job_id, u.unit) IN (
+         SELECT c.job_id, c.unit FROM job_units c JOIN jobs j ON j.id = c.job_id
+         WHERE ($1::uuid IS NULL OR c.job_id = $1) AND c.status = 'PENDING' AND j.status IN ('PENDING', 'RUNNING')
+           AND (c.published_at IS NULL OR ($2::int IS NOT NULL AND c.published_at < now() - make_interval(secs => $2::int)))
+           AND NOT EXISTS (
+             SELECT 1 FROM job_units d WHERE d.job_id = c.job_id AND d.unit = ANY (c.depends_on) AND d.status NOT IN ('DONE', 'FAILED', 'ABORTED'))
+         ORDER BY c.job_id, c.unit
+         LIMIT $3
+         FOR UPDATE OF c SKIP LOCKED)
+       RETURNING u.job_id, u.unit`,
+      [jobId, republishAfterSeconds ?? null, limit],
+    )) as [Array<{ job_id: string; unit: number }>, number];
+    return rows[0].map((r) => ({ jobId: r.job_id, unit: r.unit }));
+  }
+
+  /** Forgets a publication that failed, so that the sweeper publishes the unit again. */
+  async unpublish(jobId: string, unit: number): Promise<void> {
+    await this.ds.query(`UPDATE job_units SET published_at = NULL WHERE job_id = $1 AND unit = $2 AND status = 'PENDING'`, [jobId, unit]);
+  }
+
+  /**
+   * Ends the job when every unit is over: SUCCESS when at least one unit answered (the failed
+   * ones say why in their answers), FAILED with the first unit's reason when all failed.
+   * Returns the job when this call ended it.
+   */
+  async finishIfDone(jobId: string): Promise<JobRecord | null> {
+    const rows = (await this.ds.query(
+      `WITH units AS (
+         SELECT count(*) AS total,
+                count(*) FILTER (WHERE status IN ('DONE', 'FAILED', 'ABORTED')) AS over,
+                count(*) FILTER (WHERE status = 'FAILED') AS failed,
+                (SELECT error FROM job_units WHERE job_id = $1 AND status = 'FAILED' ORDER BY unit LIMIT 1) AS first_error
+         FROM job_units WHERE job_id = $1)
+       UPDATE jobs j SET
+         status = CASE WHEN units.total > 0 AND units.failed = units.total THEN 'FAILED' ELSE 'SUCCESS' END,
+         error_message = CASE WHEN units.total > 0 AND units.failed = units.total
+                              THEN 'Every part of the job failed; the first reason: ' || coalesce(units.first_error, 'unknown') END,
+         finished_at = now(), modified_at = now(), started_at = coalesce(j.started_at, now())
+       FROM units
+       WHERE j.id = $1 AND j.status IN ('PENDING', 'RUNNING') AND units.over = units.total
+       RETURNING j.*`,
+      [jobId],
+    )) as [JobRow[], number];
+    return rows[0].length ? toJob(rows[0][0]) : null;
+  }
+
+  /** Ends a PENDING or RUNNING job as ABORTED with its unfinished units; a terminal job is left as it is. */
+  async abort(jobId: string, message: string): Promise<boolean> {
+    return this.ds.transaction(async (m) => {
+      const rows = (await m.query(
+        `UPDATE jobs SET status = 'ABORTED', error_message = $2, finished_at = now(), modified_at = now(), started_at = coalesce(started_at, now())
+         WHERE id = $1 AND status IN ('PENDING', 'RUNNING') RETURNING id`,
+        [jobId, message],
+      )) as [unknown[], number];
+      if (!rows[0].length) return false;
+      await m.query(
+        `UPDATE job_units SET status = 'ABORTED', claim = NULL, error = $2, finished_at = now() WHERE job_id = $1 AND status IN ('PENDING', 'RUNNING')`,
+        [jobId, message],
+      );
+      return true;
+    });
+  }
+
+  /** RUNNING units whose worker has been silent for staleSeconds. */
+  async staleUnits(staleSeconds: number, limit = 500): Promise<Array<{ jobId: string; unit: number; attempts: number; label: string; fileId: string | null }>> {
+    const rows = (await this.ds.query(
+      `SELECT job_id, unit, attempts, label, file_id FROM job_units
+       WHERE status = 'RUNNING' AND heartbeat_at < now() - make_interval(secs => $1) ORDER BY heartbeat_at LIMIT $2`,
+      [staleSeconds, limit],
+    )) as Array<{ job_id: string; unit: number; attempts: number; label: string; file_id: string | null }>;
+    return rows.map((r) => ({ jobId: r.job_id, unit: r.unit, attempts: r.attempts, label: r.label, fileId: r.file_id }));
+  }
+
+  /** Hands a stale unit back to the queue (its claim is void); false when it moved meanwhile. */
+  async requeueStale(jobId: string, unit: number, staleSeconds: number): Promise<boolean> {
+    const rows = (await this.ds.query(
+      `UPDATE job_units SET status = 'PENDING', claim = NULL, published_at = NULL
+       WHERE job_id = $1 AND unit = $2 AND status = 'RUNNING' AND heartbeat_at < now() - make_interval(secs => $3) RETURNING unit`,
+      [jobId, unit, staleSeconds],
+    )) as [unknown[], number];
+    return rows[0].length > 0;
+  }
+
+  /** Open jobs whose units are all over (a worker died between its last unit and the job's end). */
+  async openJobsWithoutOpenUnits(limit = 500): Promise<string[]> {
+    const rows = (await this.ds.query(
+      `SELECT j.id FROM jobs j WHERE j.status IN ('PENDING', 'RUNNING')
+         AND NOT EXISTS (SELECT 1 FROM job_units u WHERE u.job_id = j.id AND u.status IN ('PENDING', 'RUNNING'))
+       LIMIT $1`,
+      [limit],
+    )) as Array<{ id: string }>;
+    return rows.map((r) => r.id);
+  }
+}

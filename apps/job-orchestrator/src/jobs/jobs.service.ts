@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import {
+  DomainError,
+  ErrorCode,
+  FilesResolve,
+  JOB_LIMITS,
+  toPage,
+  type AnnotationDto,
+  type CreateExtractionJobRequestDto,
+  type CreateQaJobRequestDto,
+  type ErrorDetail,
+  type ExtractionJobInputsDto,
+  type ExtractionJobOutputsDto,
+  type FilesInputDto,
+  type JobDto,
+  type JobKind,
+  type ListJobsQueryDto,
+  type Page,
+  type QaJobInputsDto,
+  type QaJobOutputsDto,
+  type RpcContext,
+} from '@docintel/contracts';
+import { RpcClient } from '@docintel/messaging';
+import { extractionInputs, qaInputs } from './job-inputs';
+import { toAnnotationDto, toJobDto } from './job-mapper';
+import type { JobFile, JobInputs, JobRecord, NewUnit } from './job-records';
+import { JobsRepository, type JobOwner } from './jobs.repository';
+import { UnitQueue } from './unit-queue';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const NAME_CHARS = 120;
+
+export const CANCELLED_MESSAGE = 'Cancelled by the user; answers given before the cancellation are kept.';
+
+function ownerOf(ctx: RpcContext): JobOwner {
+  if (!ctx.namespaceId || !ctx.userId) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'The request carries no namespace or user');
+  return { namespaceId: ctx.namespaceId, userId: ctx.userId };
+}
+
+const shorten = (text: string) => (text.length > NAME_CHARS ? `${text.slice(0, NAME_CHARS - 1)}…` : text);
+
+/** Creating jobs and reading them back: the use cases behind the jobs.* calls. */
+@Injectable()
+export class JobsService {
+  constructor(
+    private readonly repo: JobsRepository,
+    private readonly rpc: RpcClient,
+    private readonly queue: UnitQueue,
+  ) {}
+
+  async createQa(ctx: RpcContext, req: CreateQaJobRequestDto): Promise<JobDto> {
+    const owner = ownerOf(ctx);
+    const { inputs, dependsOn } = qaInputs(req);
+    const files = await this.resolveFiles(ctx, req.files, req.config?.skip_unindexed_files === true);
+    const units: NewUnit[] = inputs.questions.map((q, i) => ({ unit: i, label: `question ${q.id}`, fileId: null, dependsOn: dependsOn[i] }));
+    return this.create(owner, 'qa', req.name ?? shorten(inputs.questions[0].question), inputs, files, units);
+  }
+
+  async createExtraction(ctx: RpcContext, req: CreateExtractionJobRequestDto): Promise<JobDto> {
+    const owner = ownerOf(ctx);
+    const inputs = extractionInputs(req);
+    const files = await this.resolveFiles(ctx, req.files, req.config?.skip_unindexed_files === true);
+    const units: NewUnit[] = files.map((f, i) => ({ unit: i, label: `file ${f.name}`, fileId: f.fileId, dependsOn: [] }));
+    return this.create(owner, 'extraction', req.name ?? shorten(`Extraction: ${inputs.metas.map((m) => m.meta).join(', ')}`), inputs, files, units);
+  }
+
+  private async create(owner: JobOwner, kind: JobKind, name: string, inputs: JobInputs, files: JobFile[], units: NewUnit[]): Promise<JobDto> {
+    const id = randomUUID();
+    let job = await this.repo.create({ id, ...owner, kind, name, status: 'PENDING', errorMessage: null, inputs, files }, units);
+    if (units.length) await this.queue.publishReady(id);
+    else job = (await this.repo.finishIfDone(id)) ?? job; // nothing to read: the job is over at once
+    return toJobDto(job, await this.repo.counts(id));
+  }
+
+  /**
+   * The files a job reads: those named and those in the named collections, in the caller's
+   * namespace. Unknown ids are refused; so are files not indexed, unless the config says to skip them.
+   */
+  private async resolveFiles(ctx: RpcContext, input: FilesInputDto, skipUnindexed: boolean): Promise<JobFile[]> {
+    const fileIds = input.fileIds ?? [];
+    const collectionIds = input.collectionIds ?? [];
+    if (!fileIds.length && !collectionIds.length) {
+      throw DomainError.invalid([{ field: 'files', problem: 'must name at least one file (fileIds) or collection (collectionIds)' }]);
+    }
+    const resolved = await this.rpc.call(FilesResolve, { fileIds, collectionIds }, ctx);
+    const problems: ErrorDetail[] = [
+      ...resolved.missingFileIds.map((id) => ({ field: `files.fileIds[${fileIds.indexOf(id)}]`, problem: `names no file of this namespace (${id})` })),
+      ...resolved.missingCollectionIds.map((id) => ({
+        field: `files.collectionIds[${collectionIds.indexOf(id)}]`,
+        problem: `names no collection of this namespace (${id})`,
+      })),
+    ];
+    if (problems.length) throw DomainError.invalid(problems, 'The job names files or collections that do not exist');
+    const unindexed = resolved.files.filter((f) => !f.indexed);
+    if (unindexed.length && !skipUnindexed) {
+      throw DomainError.invalid(
+        unindexed.map((f) => {
+          const at = fileIds.indexOf(f.fileId);
+          return {
+            field: at >= 0 ? `files.fileIds[${at}]` : 'files.collectionIds',
+            problem: `file ${f.fileId} (${f.name}) is not indexed (status ${f.status}); wait for SUCCESS or set config.skip_unindexed_files`,
+          };
+        }),
+        'Some files of the job are not indexed',
+      );
+    }
+    const files = resolved.files.filter((f) => f.indexed).map((f) => ({ fileId: f.fileId, name: f.name }));
+    if (files.length > JOB_LIMITS.files) {
+      throw DomainError.invalid([{ field: 'files', problem: `name ${files.length} files; a job reads at most ${JOB_LIMITS.files}` }]);
+    }
+    return files;
+  }
+
+  async list(ctx: RpcContext, kind: JobKind, query: ListJobsQueryDto): Promise<Page<JobDto>> {
+    const owner = ownerOf(ctx);
+    const { jobs, total } = await this.repo.list(owner, kind, {
+      page: query.page,
+      pageSize: query.pageSize,
+      sort: query.sortProperty ?? 'createdTime',
+      order: query.sortOrder ?? (query.sortProperty && query.sortProperty !== 'createdTime' ? 'ASC' : 'DESC'),
+    });
+    const counts = await this.repo.countsOf(jobs.map((j) => j.id));
+    return toPage(
+      jobs.map((j) => toJobDto(j, counts.get(j.id))),
+      total,
+      query.page,
+      query.pageSize,
+    );
+  }
+
+  /** The caller's job; 404 for an id that names none of theirs (another user's or namespace's alike). */
+  async job(ctx: RpcContext, kind: JobKind, jobId: string): Promise<JobRecord> {
+    const owner = ownerOf(ctx);
+    const job = UUID.test(jobId) ? await this.repo.find(owner, kind, jobId) : null;
+    if (!job) throw DomainError.notFound(kind === 'qa' ? 'QA job' : 'Extraction job', jobId);
+    return job;
+  }
+
+  async get(ctx: RpcContext, kind: JobKind, jobId: string): Promise<JobDto> {
+    const job = await this.job(ctx, kind, jobId);
+    return toJobDto(job, await this.repo.counts(job.id));
+  }
+
+  async inputs(ctx: RpcContext, kind: JobKind, jobId: string): Promise<QaJobInputsDto | ExtractionJobInputsDto> {
+    const job = await this.job(ctx, kind, jobId);
+    return job.inputs;
+  }
+
+  /** The answers of the units that are over, in question (or file) order; partial while the job runs. */
+  async results(ctx: RpcContext, kind: JobKind, jobId: string): Promise<QaJobOutputsDto | ExtractionJobOutputsDto> {
+    const job = await this.job(ctx, kind, jobId);
+    const units = await this.repo.units(job.id);
+    return { results: units.flatMap((u) => u.results) } as QaJobOutputsDto | ExtractionJobOutputsDto;
+  }
+
+  async annotations(ctx: RpcContext, kind: JobKind, jobId: string): Promise<AnnotationDto[]> {
+    const job = await this.job(ctx, kind, jobId);
+    return (await this.repo.annotations(job.id)).map((a) => toAnnotationDto(job, a));
+  }
+
+  async cancel(ctx: RpcContext, kind: JobKind, jobId: string): Promise<JobDto> {
+    const job = await this.job(ctx, kind, jobId);
+    await this.repo.abort(job.id, CANCELLED_MESSAGE);
+    return this.get(ctx, kind, jobId);
+  }
+}
