@@ -85,6 +85,12 @@ function shapeOf(doc: OpenApiDocument, node: unknown): Shape {
   return { type, properties: s.properties as Json | undefined, items: s.items };
 }
 
+/** A property our document marks as an extension of the reference API. */
+const isExtension = (node: unknown): boolean => {
+  const description = (node as Json | undefined)?.description;
+  return typeof description === 'string' && description.startsWith('Extension');
+};
+
 /** Differences between two schemas, each prefixed with where it is (`data[].id.entityType`). */
 export function compareSchemas(
   ours: OpenApiDocument,
@@ -108,7 +114,8 @@ export function compareSchemas(
     const ourFields = Object.keys(a.properties ?? {});
     const refFields = Object.keys(b.properties);
     const missing = refFields.filter((f) => !ourFields.includes(f));
-    const extra = ourFields.filter((f) => !refFields.includes(f));
+    // Fields we add are allowed when documented as extensions ("Extension: ..." in their description).
+    const extra = ourFields.filter((f) => !refFields.includes(f) && !isExtension(a.properties?.[f]));
     if (missing.length) problems.push(`${where}: missing field(s) ${missing.join(', ')}`);
     if (extra.length) problems.push(`${where}: field(s) not in the reference ${extra.join(', ')}`);
     for (const f of refFields.filter((x) => ourFields.includes(x))) {

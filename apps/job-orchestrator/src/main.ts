@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { HealthPings, ServiceNames } from '@docintel/contracts';
 import { runService, serviceModule } from '@docintel/runtime';
-import { readerProvider } from './execution/reader.provider';
+import { readerProviders } from './execution/reader.provider';
 import { JobsModule } from './jobs/jobs.module';
 import { JobsEnv } from './jobs.env';
 import { migrations } from './migrations';
@@ -15,7 +15,7 @@ void runService({
         service: ServiceNames.jobs,
         ping: HealthPings.jobs,
         persistence: { schema: 'jobs', entities: [], migrations },
-        imports: [JobsModule.forRoot(readerProvider(env))],
+        imports: [JobsModule.forRoot(readerProviders(env))],
       },
       env,
       logger,

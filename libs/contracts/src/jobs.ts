@@ -208,7 +208,7 @@ class CreateJobBase {
   @Type(() => FilesInputDto)
   files: FilesInputDto;
 
-  @ApiPropertyOptional({ type: JobLaunchConfigDto })
+  @ApiPropertyOptional({ type: JobLaunchConfigDto, description: 'Extension of the reference OpenAPI document (the interface has it): launch options' })
   @IsOptional()
   @ValidateNested()
   @Type(() => JobLaunchConfigDto)
@@ -385,13 +385,13 @@ export class ExtractionJobOutputsDto {
 export class QaJobInputsDto {
   @ApiProperty({ type: FilesInputDto }) files: FilesInputDto;
   @ApiProperty({ type: [QuestionInputDto] }) questions: QuestionInputDto[];
-  @ApiPropertyOptional({ type: JobLaunchConfigDto }) config?: JobLaunchConfigDto;
+  @ApiPropertyOptional({ type: JobLaunchConfigDto, description: 'Extension: the launch options given' }) config?: JobLaunchConfigDto;
 }
 
 export class ExtractionJobInputsDto {
   @ApiProperty({ type: FilesInputDto }) files: FilesInputDto;
   @ApiProperty({ type: [MetaInputDto] }) metas: MetaInputDto[];
-  @ApiPropertyOptional({ type: JobLaunchConfigDto }) config?: JobLaunchConfigDto;
+  @ApiPropertyOptional({ type: JobLaunchConfigDto, description: 'Extension: the launch options given' }) config?: JobLaunchConfigDto;
 }
 
 /** A citation: where in which document an answer was read (EliseDocumentStatement). */

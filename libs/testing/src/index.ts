@@ -1,3 +1,5 @@
 export * from './infrastructure';
 export * from './stack';
 export * from './s3';
+export * from './onnx-model';
+export * from './openai-server';

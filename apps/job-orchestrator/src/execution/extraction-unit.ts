@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { Reader, ReaderAnswer } from '@docintel/answering';
+import { formatRawValue, toDataValue, type Reader, type ReaderAnswer } from '@docintel/answering';
 import { FilesOntologies, PassagesSearch, entityId, type MetaResultDto, type OntologyDto, type PassageDto } from '@docintel/contracts';
 import { RpcClient } from '@docintel/messaging';
 import { SERVICE_ENV } from '@docintel/runtime';
@@ -9,9 +9,9 @@ import type { UnitOutcome } from '../jobs/jobs.repository';
 import type { JobsEnv } from '../jobs.env';
 import { citationsToAnnotations, type CitedAnnotation } from './citations';
 import { ontologyAnswer } from './ontology-answers';
+import { PassageRanking } from './passage-ranking';
 import { READER } from './reader.token';
 import { isTransient, jobContext, messageOf, toReaderPassage } from './unit-context';
-import { parseAnswer } from './typed-answer';
 
 type Meta = ExtractionInputs['metas'][number];
 
@@ -25,6 +25,7 @@ export class ExtractionUnitRunner {
   constructor(
     private readonly rpc: RpcClient,
     @Inject(READER) private readonly reader: Reader,
+    private readonly ranking: PassageRanking,
     @Inject(SERVICE_ENV) private readonly env: JobsEnv,
   ) {}
 
@@ -72,16 +73,18 @@ export class ExtractionUnitRunner {
     if (known) {
       const cited = await this.citeKnownValue(known.values, fileId, ctx);
       const raw = meta.answerType.multiValued ? known.values.join('; ') : known.values[0];
-      const parsed = parseAnswer(raw, meta.answerType);
+      const parsed = toDataValue(raw, meta.answerType);
       if (parsed.value) {
+        const rawValue = formatRawValue(parsed.value, meta.answerType) || parsed.rawValue;
         return {
-          answer: { found: true, rawValue: parsed.rawValue, value: parsed.value, confidence: 0.9, explanation: known.explanation, citations: cited.citations },
+          answer: { found: true, rawValue, value: parsed.value, confidence: 0.9, explanation: known.explanation, citations: cited.citations },
           passages: cited.passages,
         };
       }
     }
     const question = meta.description ? `${meta.meta}: ${meta.description}` : meta.meta;
-    const { passages } = await this.rpc.call(PassagesSearch, { query: question.slice(0, 8000), fileIds: [fileId], limit: this.env.JOB_PASSAGES }, ctx);
+    const found = await this.rpc.call(PassagesSearch, { query: question.slice(0, 8000), fileIds: [fileId], limit: this.env.JOB_PASSAGES }, ctx);
+    const passages = await this.ranking.rank(question, found.passages, signal);
     const answer = await this.reader.answer({ question, answerType: meta.answerType }, passages.map(toReaderPassage), signal);
     return { answer, passages };
   }

@@ -8,6 +8,7 @@ import { JobsRepository, type UnitOutcome } from '../jobs/jobs.repository';
 import type { JobsEnv } from '../jobs.env';
 import { citationsToAnnotations, sourcedContent } from './citations';
 import { checkExpectedAnswer } from './expected-answer';
+import { PassageRanking } from './passage-ranking';
 import { READER } from './reader.token';
 import { jobContext, toReaderPassage } from './unit-context';
 
@@ -22,6 +23,7 @@ export class QaUnitRunner {
     private readonly rpc: RpcClient,
     private readonly repo: JobsRepository,
     @Inject(READER) private readonly reader: Reader,
+    private readonly ranking: PassageRanking,
     @Inject(SERVICE_ENV) private readonly env: JobsEnv,
   ) {}
 
@@ -39,6 +41,7 @@ export class QaUnitRunner {
         { query: query.slice(0, 8000), fileIds: job.files.map((f) => f.fileId), limit: this.env.JOB_PASSAGES },
         jobContext(job, requestId),
       ));
+      passages = await this.ranking.rank(question.question, passages, signal);
       answer = await this.reader.answer(
         { question: question.question, answerType: question.answerType, guidelines: question.guidelines, inputs: chained },
         passages.map(toReaderPassage),
@@ -59,7 +62,7 @@ export class QaUnitRunner {
     };
     if (answer.value) result.answer = answer.value;
     if (question.expectedAnswer !== undefined) {
-      const check = checkExpectedAnswer(question.expectedAnswer, result.rawValue, answer.value);
+      const check = checkExpectedAnswer(question.expectedAnswer, result.rawValue, answer.value, question.answerType);
       result.expectedAnswer = question.expectedAnswer;
       result.answerValidity = check.validity;
       result.validityExplaination = check.explanation;

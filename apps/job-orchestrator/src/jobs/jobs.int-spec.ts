@@ -37,7 +37,7 @@ import { createLogger } from '@docintel/observability';
 import { serviceModule } from '@docintel/runtime';
 import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
 import { JobSweeper } from '../execution/sweeper';
-import { READER } from '../execution/reader.token';
+import { READER, RERANKER } from '../execution/reader.token';
 import { JobsEnv } from '../jobs.env';
 import { migrations } from '../migrations';
 import { JobsModule } from './jobs.module';
@@ -193,7 +193,10 @@ beforeAll(async () => {
     JOB_SWEEP_INTERVAL_SECONDS: 0,
   });
   reader = new ScriptedReader();
-  const readerProvider: Provider = { provide: READER, useValue: reader };
+  const engine: Provider[] = [
+    { provide: READER, useValue: reader },
+    { provide: RERANKER, useValue: null },
+  ];
   app = await Test.createTestingModule({
     imports: [
       serviceModule(
@@ -201,7 +204,7 @@ beforeAll(async () => {
           service: 'job-orchestrator',
           ping: HealthPings.jobs,
           persistence: { schema: 'jobs', entities: [], migrations },
-          imports: [JobsModule.forRoot(readerProvider)],
+          imports: [JobsModule.forRoot(engine)],
           providers: [FakeIndexing],
         },
         env,

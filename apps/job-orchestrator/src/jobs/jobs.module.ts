@@ -1,6 +1,8 @@
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { ExtractionUnitRunner } from '../execution/extraction-unit';
+import { PassageRanking } from '../execution/passage-ranking';
 import { QaUnitRunner } from '../execution/qa-unit';
+import { ReaderLifecycle } from '../execution/reader.provider';
 import { JobSweeper } from '../execution/sweeper';
 import { UnitWorker } from '../execution/unit-worker';
 import { JobsHandler } from './jobs.handler';
@@ -8,13 +10,13 @@ import { JobsRepository } from './jobs.repository';
 import { JobsService } from './jobs.service';
 import { UnitQueue } from './unit-queue';
 
-/** The jobs API (jobs.* calls) and the execution of their units; `reader` provides READER. */
+/** The jobs API (jobs.* calls) and the execution of their units; `engine` provides READER and RERANKER. */
 @Module({})
 export class JobsModule {
-  static forRoot(reader: Provider): DynamicModule {
+  static forRoot(engine: Provider[]): DynamicModule {
     return {
       module: JobsModule,
-      providers: [reader, JobsRepository, UnitQueue, JobsService, JobsHandler, QaUnitRunner, ExtractionUnitRunner, UnitWorker, JobSweeper],
+      providers: [...engine, ReaderLifecycle, JobsRepository, UnitQueue, JobsService, JobsHandler, PassageRanking, QaUnitRunner, ExtractionUnitRunner, UnitWorker, JobSweeper],
       exports: [JobsRepository, UnitWorker, JobSweeper],
     };
   }

@@ -2,6 +2,7 @@ import { BuiltinEmbedder } from './builtin-embedder';
 import type { Embedder } from './embedder';
 import type { EmbeddingsEnv } from './embeddings-env';
 import { ollamaEmbedder, openAIEmbedder, type RemoteEmbedderOptions } from './langchain-embedder';
+import { OnnxEmbedder } from './onnx-embedder';
 
 const DEFAULT_BASE_URLS = { openai: 'https://api.openai.com/v1', ollama: 'http://127.0.0.1:11434' } as const;
 
@@ -10,6 +11,17 @@ export function createEmbedder(env: EmbeddingsEnv): Embedder {
   const provider = env.EMBEDDINGS_PROVIDER;
   if (provider === 'builtin') {
     return new BuiltinEmbedder({ batchSize: env.EMBEDDINGS_BATCH_SIZE, maxChars: env.EMBEDDINGS_MAX_CHARS });
+  }
+  if (provider === 'local-onnx') {
+    // EmbeddingsEnv has checked the folder; the dimensions come from its config.json.
+    return new OnnxEmbedder({
+      modelDir: env.EMBEDDINGS_MODEL_DIR as string,
+      pooling: env.EMBEDDINGS_POOLING,
+      batchSize: env.EMBEDDINGS_BATCH_SIZE,
+      maxChars: env.EMBEDDINGS_MAX_CHARS,
+      threads: env.ONNX_THREADS,
+      maxQueue: env.ONNX_QUEUE_SIZE,
+    });
   }
   // EmbeddingsEnv requires both for remote providers.
   const options: RemoteEmbedderOptions = {

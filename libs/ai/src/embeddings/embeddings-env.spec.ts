@@ -42,7 +42,7 @@ describe('EmbeddingsEnv', () => {
       EMBEDDINGS_BATCH_SIZE: '0',
     });
     expect(found).toEqual([
-      'EMBEDDINGS_PROVIDER ("cohere"): must be one of builtin, openai, ollama',
+      'EMBEDDINGS_PROVIDER ("cohere"): must be one of builtin, openai, ollama, local-onnx',
       'EMBEDDINGS_BASE_URL ("ftp://example"): must be an http(s) URL',
       expect.stringMatching(/^EMBEDDINGS_DIMENSIONS \("0"\): is required/),
       expect.stringMatching(/^EMBEDDINGS_BATCH_SIZE \("0"\): must not be less than 1/),

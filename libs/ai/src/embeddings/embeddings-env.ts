@@ -1,11 +1,14 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsNotEmpty, IsOptional, IsString, ValidateBy, ValidateIf } from 'class-validator';
 import { IsHttpUrlVar, IsIntegerVar } from '@docintel/config';
+import { DEFAULT_ONNX_QUEUE_SIZE, DEFAULT_ONNX_THREADS, IsModelDirVar, IsOnnxQueueSizeVar, IsOnnxThreadsVar } from '../onnx/onnx-env';
+import { ONNX_POOLING_MODES, type OnnxPooling } from './onnx-embedder';
 
-export const EMBEDDINGS_PROVIDERS = ['builtin', 'openai', 'ollama'] as const;
+export const EMBEDDINGS_PROVIDERS = ['builtin', 'openai', 'ollama', 'local-onnx'] as const;
 export type EmbeddingsProvider = (typeof EMBEDDINGS_PROVIDERS)[number];
 
-const remote = (env: EmbeddingsEnv) => env.EMBEDDINGS_PROVIDER !== 'builtin';
+const remote = (env: EmbeddingsEnv) => env.EMBEDDINGS_PROVIDER !== 'builtin' && env.EMBEDDINGS_PROVIDER !== 'local-onnx';
+const localOnnx = (env: EmbeddingsEnv) => env.EMBEDDINGS_PROVIDER === 'local-onnx';
 const REQUIRED = 'is required when EMBEDDINGS_PROVIDER is openai or ollama';
 const MAX_DIMENSIONS = 16_384;
 
@@ -23,7 +26,8 @@ function IsDimensionCount(): PropertyDecorator {
 /**
  * Which embedder a service uses. `builtin` runs offline from a model shipped in an npm package;
  * `openai` talks to any OpenAI-compatible /v1/embeddings endpoint (OpenAI, vLLM, llama.cpp, LiteLLM,
- * Ollama's /v1) and `ollama` to Ollama's native /api/embed, both through LangChain.
+ * Ollama's /v1) and `ollama` to Ollama's native /api/embed, both through LangChain. `local-onnx` runs a
+ * sentence encoder exported to ONNX from a folder the operator mounts (EMBEDDINGS_MODEL_DIR).
  */
 export class EmbeddingsEnv {
   @IsIn(EMBEDDINGS_PROVIDERS, { message: `must be one of ${EMBEDDINGS_PROVIDERS.join(', ')}` })
@@ -67,4 +71,22 @@ export class EmbeddingsEnv {
    */
   @IsIntegerVar(16, 1_000_000, 'must be an integer')
   EMBEDDINGS_MAX_CHARS = 2000;
+
+  /** local-onnx: the model folder (tokenizer.json, config.json, model.onnx), checked at start-up. */
+  @ValidateIf(localOnnx)
+  @IsModelDirVar()
+  EMBEDDINGS_MODEL_DIR?: string;
+
+  /** local-onnx: mean or cls; by default what the folder's 1_Pooling/config.json says, else mean. */
+  @IsOptional()
+  @IsIn(ONNX_POOLING_MODES, { message: `must be one of ${ONNX_POOLING_MODES.join(', ')}` })
+  EMBEDDINGS_POOLING?: OnnxPooling;
+
+  /** local-onnx: ONNX Runtime threads per run. */
+  @IsOnnxThreadsVar()
+  ONNX_THREADS = DEFAULT_ONNX_THREADS;
+
+  /** local-onnx: calls that may wait for the model before more are refused. */
+  @IsOnnxQueueSizeVar()
+  ONNX_QUEUE_SIZE = DEFAULT_ONNX_QUEUE_SIZE;
 }

@@ -1,0 +1,193 @@
+import type { AnswerTypeDto, DataValue } from '@docintel/contracts';
+import { notFound, type Citation, type Reader, type ReaderAnswer, type ReaderPassage, type ReaderQuestion } from '../reader';
+import { formatRawValue, toDataValue } from '../typed/data-value';
+import { answerBool } from './bool-answer';
+import { candidatesFor } from './candidates';
+import { buildLattice, DEFAULT_LATTICE, type SentenceView } from './lattice';
+import { builtinModel, type LinearModel } from './model';
+import { analyzeQuestion, type AnalyzedQuestion, type QuestionType } from './question';
+import { choose, scoreSpan, scoreView, type Candidate } from './scoring';
+
+export interface BuiltinReaderOptions {
+  /** Below this confidence the reader says it found nothing. */
+  minConfidence?: number;
+  /** Share of the question's terms the answer's sentence must contain, else nothing was found. */
+  minCoverage?: number;
+  /** Sentences considered, the best by matched question terms. */
+  maxSentences?: number;
+  /** Values of a multi-valued answer at most. */
+  maxValues?: number;
+  model?: LinearModel;
+}
+
+const DEFAULTS = { minConfidence: 0.1, minCoverage: 0.3, maxSentences: DEFAULT_LATTICE.maxSentences, maxValues: 20 };
+
+/**
+ * What a typed question asks for, whatever its wording: a DATE question is a "when" question for
+ * the features even when it reads "What is the end date?".
+ */
+function typedQuestionType(type: AnswerTypeDto, asked: QuestionType): QuestionType {
+  switch (type.dataType) {
+    case 'DATE':
+      return asked === 'when' || asked === 'year' ? asked : 'when';
+    case 'INT':
+    case 'FLOAT':
+      return asked === 'howmany' || asked === 'howmuch' || asked === 'howlong' || asked === 'howadj' || asked === 'year'
+        ? asked
+        : 'howmuch';
+    case 'STRING':
+    case 'BOOL':
+    case 'ENUM':
+      return asked;
+  }
+}
+
+interface Valued {
+  candidate: Candidate;
+  probability: number;
+  value: DataValue;
+  rawValue: string;
+}
+
+/**
+ * The built-in extractive reader: no model files, CPU only. It keeps the sentences that share the
+ * most words with the question, takes the spans the answerType allows (any short span for STRING;
+ * dates, numbers or allowed values for the typed ones; sentence polarity for BOOL), scores them with
+ * a linear model over lexical, distance and question-type features, and answers with the most
+ * probable span, or says it found nothing when that span is unlikely or its sentence barely matches.
+ */
+export class BuiltinReader implements Reader {
+  readonly name = 'builtin';
+  private readonly options: typeof DEFAULTS;
+  private readonly model: LinearModel;
+
+  constructor(options: BuiltinReaderOptions = {}) {
+    const { model, ...rest } = options;
+    this.options = { ...DEFAULTS, ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) };
+    this.model = model ?? builtinModel();
+  }
+
+  answer(question: ReaderQuestion, passages: ReaderPassage[], signal?: AbortSignal): Promise<ReaderAnswer> {
+    signal?.throwIfAborted();
+    return Promise.resolve(this.answerNow(question, passages));
+  }
+
+  /** The same answer, synchronously: the work is CPU-bound and takes milliseconds. */
+  answerNow(question: ReaderQuestion, passages: readonly ReaderPassage[]): ReaderAnswer {
+    const type = question.answerType;
+    if (!passages.length) return notFound('No passages were retrieved for this question.');
+    const asked = analyzeQuestion(question);
+    if (!asked.terms.size) return notFound('The question has no content words to look for.');
+    const q: AnalyzedQuestion = { ...asked, type: typedQuestionType(type, asked.type) };
+    const views = buildLattice(q, passages, { maxSentences: this.options.maxSentences });
+    if (type.dataType === 'BOOL') return answerBool(q, question.question, type, views, this.options.minCoverage);
+    const valued = this.rank(q, type, views);
+    if (!valued.length) return notFound(this.nothingFound(type, views), 0);
+    return this.respond(type, valued);
+  }
+
+  private rank(q: AnalyzedQuestion, type: AnswerTypeDto, views: SentenceView[]): Valued[] {
+    const candidates: Candidate[] = [];
+    for (const view of views) {
+      const raw = candidatesFor(view, type, q);
+      if (!raw.length) continue;
+      const scored = scoreView(view, this.model);
+      for (const r of raw) {
+        const c = scoreSpan(scored, r.i, r.j, q, this.model, r.extra);
+        if (r.start !== undefined && r.end !== undefined) {
+          c.start = r.start;
+          c.end = r.end;
+        }
+        if (r.label) c.key = r.label;
+        candidates.push(c);
+      }
+    }
+    const choice = choose(candidates);
+    if (!choice) return [];
+    const out: Valued[] = [];
+    for (const { candidate, probability } of choice.ranked) {
+      // A span the type cannot read (3.7 for INT) is skipped, not answered.
+      const read = toDataValue(type.dataType === 'ENUM' ? candidate.key : candidate.text, { ...type, multiValued: false });
+      if (!read.value) continue;
+      out.push({ candidate, probability, value: read.value, rawValue: this.rawValue(candidate, read.value, type) });
+      if (out.length >= this.options.maxValues * 3) break;
+    }
+    return out;
+  }
+
+  /** As written in the document, except dates (per dateFormat), rounded floats and enum values, which are written as asked. */
+  private rawValue(c: Candidate, value: DataValue, type: AnswerTypeDto): string {
+    if (type.dataType === 'DATE' || type.dataType === 'ENUM' || (type.dataType === 'FLOAT' && type.decimalPrecision))
+      return formatRawValue(value, type);
+    return c.text;
+  }
+
+  private respond(type: AnswerTypeDto, valued: Valued[]): ReaderAnswer {
+    const [best] = valued;
+    const coverage = best.candidate.view.coverage;
+    const confidence = best.probability * (0.5 + 0.5 * coverage);
+    const where = `${best.candidate.view.passage.fileName}, passage ${best.candidate.view.passageIndex + 1}`;
+    if (coverage < this.options.minCoverage || confidence < this.options.minConfidence) {
+      return notFound(
+        `The best candidate, "${best.candidate.text}" (${where}), is too uncertain (confidence ${confidence.toFixed(2)}, ${Math.round(coverage * 100)}% of the question's words in its sentence).`,
+        confidence,
+      );
+    }
+    const chosen = type.multiValued ? this.several(valued, type) : [best];
+    const citations: Citation[] = chosen.map((v) => ({
+      passageId: v.candidate.view.passage.id,
+      start: v.candidate.start,
+      end: v.candidate.end,
+    }));
+    const value = type.multiValued ? toDataValue(chosen.map((v) => v.rawValue).join('\n'), type).value : best.value;
+    return {
+      found: true,
+      rawValue: chosen.map((v) => v.rawValue).join('; '),
+      value,
+      confidence,
+      explanation: `Read from ${where}: "${this.sentenceOf(best.candidate)}"`,
+      citations,
+    };
+  }
+
+  /**
+   * Values of a multi-valued answer: those at least a twentieth as likely as the best, and, for
+   * typed answers, any other value of the best one's sentence ("1 March, 1 April and 1 May"): the
+   * model was learned on single answers, so it ranks the later items of a list far below the first
+   * although they answer as well. Overlapping spans are left out.
+   */
+  private several(valued: Valued[], type: AnswerTypeDto): Valued[] {
+    const best = valued[0];
+    const floor = best.probability / 20;
+    const sameSentence = (v: Valued) => v.candidate.view === best.candidate.view && type.dataType !== 'STRING';
+    const chosen: Valued[] = [];
+    for (const v of valued) {
+      if (chosen.length >= this.options.maxValues) break;
+      if (v.probability < floor && !sameSentence(v)) continue;
+      const c = v.candidate;
+      const overlaps = chosen.some(
+        (o) => o.candidate.view.passage.id === c.view.passage.id && o.candidate.start < c.end && c.start < o.candidate.end,
+      );
+      if (!overlaps) chosen.push(v);
+    }
+    return chosen;
+  }
+
+  private sentenceOf(c: Candidate): string {
+    const s = c.view.passage.text.slice(c.view.start, c.view.end);
+    return s.length > 300 ? `${s.slice(0, 297)}...` : s;
+  }
+
+  private nothingFound(type: AnswerTypeDto, views: SentenceView[]): string {
+    if (!views.length) return 'No sentence of the passages shares a word with the question.';
+    const kind = {
+      STRING: 'answer span',
+      INT: 'whole number',
+      FLOAT: 'number',
+      DATE: 'date',
+      ENUM: 'allowed value',
+      BOOL: 'yes/no statement',
+    }[type.dataType];
+    return `No ${kind} was found in the sentences that match the question best.`;
+  }
+}

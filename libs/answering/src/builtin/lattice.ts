@@ -1,0 +1,293 @@
+import type { ReaderPassage } from '../reader';
+import type { AnalyzedQuestion } from './question';
+import { segmentPassage } from './sentences';
+import { tokenize, type Token } from './tokens';
+
+/**
+ * The reader's view of one sentence: its tokens, which of them match the question, and the
+ * features of each token as the start or the end of an answer span. A span's score is the sum of
+ * the weights of its sentence's features, its start token's, its end token's and its own
+ * (spanFeatures), so the features of a token are built once for every span it bounds.
+ */
+export interface SentenceView {
+  passageIndex: number;
+  passage: ReaderPassage;
+  /** Character span of the sentence in passage.text. */
+  start: number;
+  end: number;
+  tokens: Token[];
+  /** Token ranges [from, to) a span may not cross: the whole sentence, or each cell of a row. */
+  segments: { from: number; to: number }[];
+  matched: boolean[];
+  /** Share of the question's terms found in the sentence or its headings, 0..1. */
+  coverage: number;
+  matchedTerms: number;
+  /** Rank of the sentence among all by matched terms, 0 best (ties share a rank). */
+  rank: number;
+  sentenceFeatures: string[];
+  startFeatures: string[][];
+  endFeatures: string[][];
+  /** Prefix sums of `matched`, for window counts. */
+  matchedBefore: Int32Array;
+  /** Nearest matched token before / after each position, or -1. */
+  prevMatch: Int32Array;
+  nextMatch: Int32Array;
+}
+
+export interface LatticeOptions {
+  /** Sentences kept, the best by matched question terms; the rest cannot hold the answer. */
+  maxSentences: number;
+}
+
+export const DEFAULT_LATTICE: LatticeOptions = { maxSentences: 12 };
+
+/** A word as the lexical features see it: common words themselves, names and numbers by their shape. */
+export function wordKey(t: Token | undefined, sentenceInitial = false): string {
+  if (!t) return '#';
+  if (t.shape === 'd') {
+    if (/^(1\d|20)\d\d$/.test(t.text)) return 'D:year';
+    return t.text.length <= 2 ? 'D:small' : 'D:num';
+  }
+  if ((t.shape === 'Xx' || t.shape === 'X') && !(sentenceInitial && t.stop)) return t.shape === 'X' ? 'ACRO' : 'Cap';
+  return t.lower;
+}
+
+const rankBucket = (r: number) => (r < 3 ? String(r) : r < 5 ? '3-4' : r < 10 ? '5-9' : '10+');
+
+function bigrams(stems: string[]): Set<string> {
+  const out = new Set<string>();
+  for (let i = 1; i < stems.length; i++) out.add(`${stems[i - 1]} ${stems[i]}`);
+  return out;
+}
+
+interface Draft {
+  passageIndex: number;
+  passage: ReaderPassage;
+  start: number;
+  end: number;
+  tokens: Token[];
+  segments: { from: number; to: number }[];
+  matchedTerms: number;
+  coverage: number;
+  bigramMatches: number;
+  contextMatches: number;
+}
+
+function draftSentences(q: AnalyzedQuestion, passages: readonly ReaderPassage[]): Draft[] {
+  const qBigrams = bigrams(q.tokens.filter((t) => !t.stop).map((t) => t.stem));
+  const drafts: Draft[] = [];
+  passages.forEach((passage, passageIndex) => {
+    const headingStems = new Set(
+      passage.headings.flatMap((h) =>
+        tokenize(h)
+          .filter((t) => !t.stop)
+          .map((t) => t.stem),
+      ),
+    );
+    const bySentence = new Map<number, { start: number; end: number; segs: { start: number; end: number }[] }>();
+    for (const seg of segmentPassage(passage.text, passage.nodeType)) {
+      const s = bySentence.get(seg.sentence) ?? { start: seg.start, end: seg.end, segs: [] };
+      s.end = seg.end;
+      s.segs.push(seg);
+      bySentence.set(seg.sentence, s);
+    }
+    for (const s of bySentence.values()) {
+      const tokens: Token[] = [];
+      const segments: { from: number; to: number }[] = [];
+      for (const seg of s.segs) {
+        const from = tokens.length;
+        tokens.push(...tokenize(passage.text, seg.start, seg.end));
+        if (tokens.length > from) segments.push({ from, to: tokens.length });
+      }
+      if (!tokens.length) continue;
+      const stems = new Set(tokens.filter((t) => !t.stop).map((t) => t.stem));
+      let matchedTerms = 0;
+      let contextMatches = 0;
+      for (const term of q.terms) if (stems.has(term) || headingStems.has(term)) matchedTerms++;
+      for (const term of q.context) if (stems.has(term)) contextMatches++;
+      const sBigrams = bigrams(tokens.filter((t) => !t.stop).map((t) => t.stem));
+      let bigramMatches = 0;
+      for (const b of qBigrams) if (sBigrams.has(b)) bigramMatches++;
+      drafts.push({
+        passageIndex,
+        passage,
+        start: s.start,
+        end: s.end,
+        tokens,
+        segments,
+        matchedTerms,
+        coverage: q.terms.size ? matchedTerms / q.terms.size : 0,
+        bigramMatches,
+        contextMatches,
+      });
+    }
+  });
+  return drafts;
+}
+
+function tokenFeatures(view: SentenceView, q: AnalyzedQuestion): void {
+  const { tokens, matched } = view;
+  const T = q.type;
+  const F = q.focus;
+  for (let i = 0; i < tokens.length; i++) {
+    const w = tokens[i];
+    const L = tokens[i - 1];
+    const R = tokens[i + 1];
+    const k = wordKey(w, i === 0);
+    const kl = wordKey(L, i - 1 === 0);
+    const kr = wordKey(R);
+    const kl2 = wordKey(tokens[i - 2], i - 2 === 0);
+    const kr2 = wordKey(tokens[i + 2]);
+    const start = [
+      `sw=${k}|${T}`,
+      `sw=${k}`,
+      `ssh=${w.shape}|${T}`,
+      `slw=${kl}|${T}`,
+      `slw=${kl}`,
+      `sl2=${kl2}_${kl}`,
+      `slm=${L ? matched[i - 1] : '#'}|${T}`,
+    ];
+    const end = [
+      `ew=${k}|${T}`,
+      `ew=${k}`,
+      `esh=${w.shape}|${T}`,
+      `erw=${kr}|${T}`,
+      `erw=${kr}`,
+      `er2=${kr}_${kr2}`,
+      `erm=${R ? matched[i + 1] : '#'}|${T}`,
+    ];
+    if (F) {
+      start.push(`sF=${F}|${k}`, `slF=${F}|${kl}`);
+      end.push(`eF=${F}|${k}`, `erF=${F}|${kr}`);
+      if (R && R.stem === F) end.push(`erIsF|${T}`);
+      if (w.stem === F) end.push(`eIsF|${T}`);
+    }
+    view.startFeatures.push(start);
+    view.endFeatures.push(end);
+  }
+}
+
+/** The sentences of the passages that may hold the answer, with their features. */
+export function buildLattice(
+  q: AnalyzedQuestion,
+  passages: readonly ReaderPassage[],
+  options: LatticeOptions = DEFAULT_LATTICE,
+): SentenceView[] {
+  const drafts = draftSentences(q, passages);
+  const kept = [...drafts]
+    .sort((a, b) => b.matchedTerms - a.matchedTerms || b.bigramMatches - a.bigramMatches || a.passageIndex - b.passageIndex)
+    .slice(0, options.maxSentences);
+  const distinct = [...new Set(kept.map((d) => d.matchedTerms))].sort((a, b) => b - a);
+  return kept.map((d) => {
+    const n = d.tokens.length;
+    const matched = d.tokens.map((t) => !t.stop && q.terms.has(t.stem));
+    const matchedBefore = new Int32Array(n + 1);
+    const prevMatch = new Int32Array(n).fill(-1);
+    const nextMatch = new Int32Array(n).fill(-1);
+    for (let i = 0; i < n; i++) {
+      matchedBefore[i + 1] = matchedBefore[i] + (matched[i] ? 1 : 0);
+      prevMatch[i] = i > 0 ? (matched[i - 1] ? i - 1 : prevMatch[i - 1]) : -1;
+    }
+    for (let i = n - 2; i >= 0; i--) nextMatch[i] = matched[i + 1] ? i + 1 : nextMatch[i + 1];
+    const rank = distinct.indexOf(d.matchedTerms);
+    const view: SentenceView = {
+      ...d,
+      matched,
+      rank,
+      sentenceFeatures: [
+        `sm=${Math.min(d.matchedTerms, 6)}`,
+        `sf=${Math.round(d.coverage * 4)}`,
+        `sr=${Math.min(rank, 4)}`,
+        `sb=${Math.min(d.bigramMatches, 3)}`,
+        `pr=${rankBucket(d.passageIndex)}`,
+        `ctx=${Math.min(d.contextMatches, 3)}`,
+        `nt=${d.passage.nodeType}`,
+      ],
+      startFeatures: [],
+      endFeatures: [],
+      matchedBefore,
+      prevMatch,
+      nextMatch,
+    };
+    tokenFeatures(view, q);
+    return view;
+  });
+}
+
+const distBucket = (d: number) => (d <= 0 ? 'none' : d <= 4 ? String(d) : d <= 6 ? '5-6' : d <= 9 ? '7-9' : d <= 14 ? '10-14' : '15+');
+
+/** Features of the span of tokens [i, j] (inclusive) of a sentence beyond its two ends'. */
+export function spanFeatures(view: SentenceView, i: number, j: number, q: AnalyzedQuestion): string[] {
+  const T = q.type;
+  const { tokens } = view;
+  let words = 0;
+  let inQuestion = 0;
+  let caps = 0;
+  let digits = 0;
+  let comma = false;
+  let and = false;
+  let open = 0;
+  for (let k = i; k <= j; k++) {
+    const t = tokens[k];
+    if (t.text === ',') comma = true;
+    else if (t.lower === 'and' || t.lower === 'or') and = true;
+    else if (t.text === '(') open++;
+    else if (t.text === ')') open--;
+    if (t.shape === 'p') continue;
+    words++;
+    if (q.words.has(t.lower) || (!t.stop && q.terms.has(t.stem))) inQuestion++;
+    if (t.shape === 'Xx' || t.shape === 'X') caps++;
+    if (t.shape === 'd') digits++;
+  }
+  const left = view.prevMatch[i] >= 0 ? i - view.prevMatch[i] : 0;
+  const right = view.nextMatch[j] >= 0 ? view.nextMatch[j] - j : 0;
+  const dist = left && right ? Math.min(left, right) : left || right;
+  const dir = !left && !right ? 'N' : left && (!right || left <= right) ? 'L' : 'R';
+  const lo = Math.max(0, i - 5);
+  const hi = Math.min(tokens.length, j + 6);
+  const winLeft = view.matchedBefore[i] - view.matchedBefore[lo];
+  const winRight = view.matchedBefore[hi] - view.matchedBefore[j + 1];
+  const len = j - i + 1;
+  const inq = !words ? 'p' : inQuestion === 0 ? '0' : inQuestion === words ? 'all' : inQuestion * 2 < words ? 'some' : 'most';
+  const f = [
+    `len=${Math.min(len, 10)}|${T}`,
+    `inq=${inq}|${T}`,
+    `inq=${inq}`,
+    `d=${distBucket(dist)}`,
+    `d=${distBucket(dist)}|${T}`,
+    `d=${distBucket(dist)}|${dir}|r${Math.min(view.rank, 1)}`,
+    `d=${distBucket(dist)}|${dir}|${T}`,
+    `wl=${Math.min(winLeft, 3)}`,
+    `wr=${Math.min(winRight, 3)}`,
+    `wlr=${Math.min(winLeft, 2)}${Math.min(winRight, 2)}|${T}`,
+    `caps=${caps === words ? 'all' : caps ? 'some' : 'none'}|${T}`,
+    `num=${digits ? 1 : 0}|${T}`,
+  ];
+  if (comma) f.push(`comma|${T}`);
+  if (and) f.push(`and|${T}`);
+  if (open !== 0) f.push('unbalanced');
+  if (view.segments.length > 1 && view.segments.some((s) => s.from === i && s.to === j + 1)) f.push('cell');
+  return f;
+}
+
+const OPENERS = new Set(['$', '€', '£', '¥', '"', '“', '(', '#']);
+const CLOSERS = new Set(['%', ')', '"', '”']);
+
+/** Spans a STRING answer may be: within one segment, at most `maxTokens` long, not starting or ending on punctuation. */
+export function* stringSpans(view: SentenceView, maxTokens: number): Generator<[number, number]> {
+  const { tokens } = view;
+  for (const seg of view.segments) {
+    for (let i = seg.from; i < seg.to; i++) {
+      if (tokens[i].shape === 'p' && !OPENERS.has(tokens[i].text)) continue;
+      for (let j = i; j < seg.to && j - i < maxTokens; j++) {
+        const t = tokens[j];
+        if (t.shape === 'p' && !CLOSERS.has(t.text)) {
+          // A sentence-internal stop or a semicolon ends every span that would cross it.
+          if (t.text === ';' || t.text === '.' || t.text === ':') break;
+          continue;
+        }
+        yield [i, j];
+      }
+    }
+  }
+}

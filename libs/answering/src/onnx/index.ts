@@ -1,0 +1,4 @@
+export * from './span-decoding';
+export * from './onnx-reader';
+export * from './onnx-reranker';
+export * from './onnx-answering-env';

@@ -1,0 +1,323 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as XLSX from 'xlsx';
+import { REPO_ROOT, TestStack } from '@docintel/testing';
+import { errorBody } from './support/http';
+import { eventually, Indexer, type IndexedFile } from './support/indexing';
+import { compareWithReference, type OpenApiDocument } from './support/openapi-compat';
+
+/**
+ * QA and extraction jobs through the HTTP API, with every service and the built-in engine running
+ * for real: documents whose contents we know are uploaded and indexed, questions of each answer
+ * type are asked, and each typed value and each citation's position is checked against the
+ * document (the text at a LINE position, the cell at a CELL position, the node at a BBOX).
+ */
+
+interface Job {
+  jobId: string;
+  status: string;
+  taskType: string;
+  errorMessage?: string;
+  progress?: { total: number; done: number; failed: number };
+}
+interface Reference {
+  id: string;
+  entityType: string;
+}
+interface QaResult {
+  questionId: string;
+  question: string;
+  rawValue: string;
+  found: boolean;
+  confidence: number;
+  explanation: string;
+  answer?: Record<string, unknown>;
+  referenceIds: Reference[];
+}
+interface MetaResult {
+  meta: string;
+  fileId: string;
+  found: boolean;
+  rawValue: string | null;
+  answer: Record<string, unknown>;
+  referenceIds: Reference[];
+}
+type Position =
+  | { type: 'LINE'; line_number: number; column_index_start: number; column_index_stop: number }
+  | { type: 'CELL'; sheet_name: string; row: number; col: number }
+  | { type: 'BBOX'; page_number: number; bbox: { x0: number; y0: number; x1: number; y1: number } };
+interface Annotation {
+  id: Reference;
+  type: string;
+  status: string;
+  space: Reference;
+  data: { type: string; content: string; documentId: string; documentName: string; positions: Position[] };
+}
+interface TreeNode {
+  type: string;
+  text: string;
+  positions: Position[];
+  children: TreeNode[];
+}
+
+const CONTRACT = [
+  'SERVICE AGREEMENT',
+  '',
+  'This agreement was signed on 14 March 2023 between Acme Industries and Globex Corporation.',
+  'The supplier is Globex Corporation, based in Springfield.',
+  'The termination notice period is 90 days.',
+  'The total fee is EUR 12,500.00 per year.',
+  'The contract does not include a non-compete clause.',
+  '',
+].join('\n');
+
+function inventoryWorkbook(): Buffer {
+  const sheet = XLSX.utils.aoa_to_sheet([
+    ['Product', 'Unit price', 'Stock'],
+    ['Widget', 4.75, 120],
+    ['Gadget', 12.5, 30],
+    ['Sprocket', 0.95, 4000],
+  ]);
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(book, sheet, 'Inventory');
+  return XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
+}
+
+describe('QA and extraction jobs (built-in engine)', () => {
+  let stack: TestStack;
+  let alice: Indexer;
+  let bob: Indexer;
+  const files: Record<'contract' | 'inventory' | 'paper', IndexedFile> = {} as never;
+  const treeCache = new Map<string, TreeNode>();
+
+  beforeAll(async () => {
+    stack = await TestStack.start({ label: 'jobs' });
+    alice = await Indexer.forNamespace(stack, 'jobs', 'alice@jobs.test');
+    bob = await Indexer.forNamespace(stack, 'jobs', 'bob@jobs.test');
+    files.contract = await alice.index('deals/contract.txt', { bytes: CONTRACT });
+    files.inventory = await alice.index('deals/inventory.xlsx', { bytes: inventoryWorkbook() });
+    files.paper = await alice.index('papers/otsl.pdf', { corpus: 'pdf/docling_2305.03393v1-pg9.pdf' });
+    for (const key of Object.keys(files) as Array<keyof typeof files>) {
+      files[key] = await alice.stepsSettled(files[key].id.id, ['node_embedding', 'ontologies'], 180_000);
+      expect(files[key].lastIndexationInfos.status).toBe('SUCCESS');
+    }
+  }, 300_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  async function json<T>(res: Response, status = 200): Promise<T> {
+    const text = await res.text();
+    if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${text}`);
+    return JSON.parse(text) as T;
+  }
+
+  async function finished(kind: 'qa' | 'extraction', jobId: string, who = alice): Promise<Job> {
+    return eventually(
+      `job ${jobId}`,
+      async () => json<Job>(await who.call('GET', `/api/core/${kind}/jobs/${jobId}`)),
+      (j) => ['SUCCESS', 'FAILED', 'ABORTED'].includes(j.status),
+      120_000,
+    );
+  }
+
+  async function tree(fileId: string): Promise<TreeNode> {
+    if (!treeCache.has(fileId)) treeCache.set(fileId, await json<TreeNode>(await alice.document(fileId)));
+    return treeCache.get(fileId) as TreeNode;
+  }
+
+  /** The text a user finds at an annotation's position in the original document. */
+  async function textAt(a: Annotation): Promise<string> {
+    const p = a.data.positions[0];
+    if (p.type === 'LINE') {
+      const source = a.data.documentId === files.contract.id.id ? CONTRACT : '';
+      return source.split('\n')[p.line_number - 1].slice(p.column_index_start, p.column_index_stop);
+    }
+    const nodes: TreeNode[] = [];
+    const walk = (n: TreeNode) => {
+      if (n.positions.some((q) => JSON.stringify(q) === JSON.stringify(p))) nodes.push(n);
+      n.children.forEach(walk);
+    };
+    walk(await tree(a.data.documentId));
+    return nodes.map((n) => n.text).join(' ');
+  }
+
+  it('answers questions of each answer type with typed values, and every citation points at the answer in its document', async () => {
+    const res = await alice.call('POST', '/api/core/qa/jobs', {
+      files: { fileIds: [files.contract.id.id, files.inventory.id.id, files.paper.id.id] },
+      questions: [
+        { id: 'signed', question: 'When was the agreement signed?', answerType: { dataType: 'DATE', dateFormat: 'EUR' } },
+        { id: 'notice', question: 'How many days is the termination notice period?', answerType: { dataType: 'INT' } },
+        { id: 'fee', question: 'What is the total fee?', answerType: { dataType: 'FLOAT', decimalPrecision: 'TWO_DECIMALS' } },
+        { id: 'noncompete', question: 'Does the contract include a non-compete clause?', answerType: { dataType: 'BOOL' } },
+        {
+          id: 'supplier',
+          question: 'Who is the supplier?',
+          answerType: { dataType: 'ENUM', enumValues: ['Initech', 'Globex Corporation', 'Umbrella Corp'] },
+        },
+        { id: 'gadget', question: 'What is the unit price of the Gadget?', answerType: { dataType: 'FLOAT' } },
+        { id: 'cpu', question: 'At what clock speed in GHz does the AMD EPYC 7763 CPU run?', answerType: { dataType: 'FLOAT' } },
+      ],
+    });
+    const created = await json<Job>(res);
+    expect(created).toMatchObject({ status: 'PENDING', taskType: 'QA', progress: { total: 7 } });
+    const job = await finished('qa', created.jobId);
+    expect(job).toMatchObject({ status: 'SUCCESS', progress: { total: 7, done: 7, failed: 0 } });
+
+    const { results } = await json<{ results: QaResult[] }>(await alice.call('GET', `/api/core/qa/jobs/${created.jobId}/results`));
+    const by = Object.fromEntries(results.map((r) => [r.questionId, r]));
+    expect(by.signed).toMatchObject({ found: true, answer: { dateValue: expect.stringMatching(/^2023-03-14/) }, rawValue: '14/03/2023' });
+    expect(by.notice).toMatchObject({ found: true, answer: { longValue: 90 } });
+    expect(by.fee).toMatchObject({ found: true, answer: { doubleValue: 12500 } });
+    expect(by.noncompete).toMatchObject({ found: true, answer: { boolValue: false } });
+    expect(by.supplier).toMatchObject({ found: true, answer: { strValue: 'Globex Corporation' } });
+    expect(by.gadget).toMatchObject({ found: true, answer: { doubleValue: 12.5 } });
+    expect(by.cpu).toMatchObject({ found: true, answer: { doubleValue: 2.45 } });
+
+    const annotations = await json<Annotation[]>(await alice.call('GET', `/api/core/qa/jobs/${created.jobId}/annotations`));
+    const byId = new Map(annotations.map((a) => [a.id.id, a]));
+    const expectedText: Record<string, RegExp> = {
+      signed: /14 March 2023/,
+      notice: /90 days/,
+      fee: /12,500/,
+      noncompete: /non-compete/,
+      supplier: /Globex Corporation/,
+      gadget: /12\.5/,
+      cpu: /2\.45/,
+    };
+    const kinds: Record<string, string> = { signed: 'LINE', notice: 'LINE', fee: 'LINE', noncompete: 'LINE', supplier: 'LINE', gadget: 'CELL', cpu: 'BBOX' };
+    for (const r of results) {
+      expect({ q: r.questionId, refs: r.referenceIds.length }).toEqual({ q: r.questionId, refs: expect.any(Number) });
+      expect(r.referenceIds.length).toBeGreaterThan(0);
+      const cited = r.referenceIds.map((ref) => byId.get(ref.id) as Annotation);
+      for (const a of cited) {
+        expect(a).toMatchObject({ type: 'DOCUMENT_STATEMENT', status: 'VALID', space: { id: created.jobId, entityType: 'JOB' } });
+        expect(a.data.positions[0].type).toBe(kinds[r.questionId]);
+      }
+      const texts = await Promise.all(cited.map(textAt));
+      expect({ q: r.questionId, texts }).toEqual({ q: r.questionId, texts: expect.arrayContaining([expect.stringMatching(expectedText[r.questionId])]) });
+      if (kinds[r.questionId] === 'BBOX') {
+        const p = cited[0].data.positions[0] as Extract<Position, { type: 'BBOX' }>;
+        expect(p.page_number).toBe(1);
+        expect(p.bbox.x1).toBeGreaterThan(p.bbox.x0);
+      }
+    }
+  }, 240_000);
+
+  it('says "not found" with a low confidence instead of guessing', async () => {
+    const created = await json<Job>(
+      await alice.call('POST', '/api/core/qa/jobs', {
+        files: { fileIds: [files.contract.id.id] },
+        questions: [{ question: 'What is the boiling point of liquid nitrogen in Kelvin?', answerType: { dataType: 'FLOAT' } }],
+      }),
+    );
+    await finished('qa', created.jobId);
+    const { results } = await json<{ results: QaResult[] }>(await alice.call('GET', `/api/core/qa/jobs/${created.jobId}/results`));
+    expect(results[0]).toMatchObject({ found: false, rawValue: '', referenceIds: [] });
+    expect(results[0].confidence).toBeLessThan(0.5);
+    expect(results[0].explanation.length).toBeGreaterThan(10);
+  }, 120_000);
+
+  it('extracts typed metas from each file, using the document metadata where it answers', async () => {
+    const created = await json<Job>(
+      await alice.call('POST', '/api/core/extraction/jobs', {
+        files: { fileIds: [files.contract.id.id, files.paper.id.id] },
+        metas: [
+          { meta: 'notice period', description: 'How many days is the termination notice period?', answerType: { dataType: 'INT' } },
+          { meta: 'language', answerType: { dataType: 'STRING' } },
+        ],
+      }),
+    );
+    expect(created.taskType).toBe('EXTRACTION');
+    expect(await finished('extraction', created.jobId)).toMatchObject({ status: 'SUCCESS', progress: { total: 2, done: 2 } });
+    const { results } = await json<{ results: MetaResult[] }>(await alice.call('GET', `/api/core/extraction/jobs/${created.jobId}/results`));
+    expect(results).toHaveLength(4);
+    const contract = results.filter((r) => r.fileId === files.contract.id.id);
+    expect(contract.find((r) => r.meta === 'notice period')).toMatchObject({ found: true, answer: { longValue: 90 } });
+    expect(results.filter((r) => r.meta === 'language').every((r) => r.answer.strValue === 'en')).toBe(true);
+    const annotations = await json<Annotation[]>(await alice.call('GET', `/api/core/extraction/jobs/${created.jobId}/annotations`));
+    const notice = contract.find((r) => r.meta === 'notice period') as MetaResult;
+    const cited = annotations.find((a) => a.id.id === notice.referenceIds[0]?.id) as Annotation;
+    expect(await textAt(cited)).toMatch(/90 days/);
+  }, 120_000);
+
+  it('refuses bad job requests with 400 naming the field, and unindexed files unless skipped', async () => {
+    const bad: Array<[unknown, string]> = [
+      [{ files: { fileIds: [files.contract.id.id] } }, 'questions'],
+      [{ files: { fileIds: [files.contract.id.id] }, questions: [] }, 'questions'],
+      [{ files: { fileIds: ['nope'] }, questions: [{ question: 'x' }] }, 'files.fileIds'],
+      [{ files: { fileIds: [files.contract.id.id] }, questions: [{ question: 'x', answerType: { dataType: 'COLOUR' } }] }, 'questions[0].answerType.dataType'],
+      [{ files: { fileIds: [files.contract.id.id] }, questions: [{ question: 'a\u0000b' }] }, 'questions[0].question'],
+      [{ files: { fileIds: [files.contract.id.id] }, questions: [{ question: 'x'.repeat(4001) }] }, 'questions[0].question'],
+      [{ files: {}, questions: [{ question: 'x' }] }, 'files'],
+    ];
+    for (const [body, field] of bad) {
+      const res = await alice.call('POST', '/api/core/qa/jobs', body);
+      const err = await errorBody(res, 400, 'VALIDATION_FAILED');
+      expect({ field, fields: err.details.map((d) => d.field) }).toEqual({ field, fields: expect.arrayContaining([field]) });
+    }
+    const missing = '00000000-0000-4000-8000-000000000000';
+    const unknown = await alice.call('POST', '/api/core/extraction/jobs', { files: { fileIds: [missing] }, metas: [{ meta: 'title' }] });
+    expect((await errorBody(unknown, 400, 'VALIDATION_FAILED')).details).toEqual([{ field: 'files.fileIds[0]', problem: expect.stringContaining(missing) }]);
+
+    await alice.upload('later/pending.txt', { bytes: 'Not yet.\n' });
+    // The namespace's rule keeps it from being parsed: it ends ABORTED, never indexed.
+    expect([200, 201]).toContain(await alice.rule('corpus_parsing', { mime_types: ['application/pdf'] }));
+    const unindexed = await alice.settled((await alice.create('later/pending.txt')).id.id);
+    expect(unindexed.indexed).toBe(false);
+    const refused = await alice.call('POST', '/api/core/qa/jobs', { files: { fileIds: [unindexed.id.id] }, questions: [{ question: 'x' }] });
+    expect((await errorBody(refused, 400, 'VALIDATION_FAILED')).details[0]).toMatchObject({ field: 'files.fileIds[0]', problem: expect.stringContaining('is not indexed') });
+    const skipped = await alice.call('POST', '/api/core/qa/jobs', {
+      files: { fileIds: [unindexed.id.id, files.contract.id.id] },
+      questions: [{ question: 'How many days is the termination notice period?', answerType: { dataType: 'INT' } }],
+      config: { skip_unindexed_files: true },
+    });
+    const job = await json<Job>(skipped);
+    expect((await finished('qa', job.jobId)).status).toBe('SUCCESS');
+    expect(await alice.rule('corpus_parsing', null)).toBe(204);
+  }, 120_000);
+
+  it("keeps jobs to their owner: another user's job is 404, malformed ids 400, and lists hold only the caller's jobs", async () => {
+    const created = await json<Job>(
+      await alice.call('POST', '/api/core/qa/jobs', { files: { fileIds: [files.contract.id.id] }, questions: [{ question: 'Who is the supplier?' }] }),
+    );
+    for (const path of ['', '/results', '/inputs', '/annotations']) {
+      expect((await bob.call('GET', `/api/core/qa/jobs/${created.jobId}${path}`)).status).toBe(404);
+      expect((await alice.call('GET', `/api/core/extraction/jobs/${created.jobId}${path}`)).status).toBe(404);
+    }
+    expect((await bob.call('POST', `/api/core/qa/jobs/${created.jobId}/cancel`)).status).toBe(404);
+    const malformed = await alice.call('GET', '/api/core/qa/jobs/not-a-uuid');
+    expect((await errorBody(malformed, 400, 'VALIDATION_FAILED')).details).toEqual([{ field: 'jobId', problem: 'must be a UUID' }]);
+    const page = await json<{ data: Job[]; totalElements: number }>(await alice.call('GET', '/api/core/qa/jobs?page=0&pageSize=100'));
+    expect(page.data.map((j) => j.jobId)).toContain(created.jobId);
+    expect((await json<{ totalElements: number }>(await bob.call('GET', '/api/core/qa/jobs?page=0&pageSize=100'))).totalElements).toBe(0);
+    const noPaging = await alice.call('GET', '/api/core/qa/jobs');
+    expect((await errorBody(noPaging, 400, 'VALIDATION_FAILED')).details.map((d) => d.field).sort()).toEqual(['page', 'pageSize']);
+    const inputs = await json<{ questions: Array<{ id: string; question: string }> }>(await alice.call('GET', `/api/core/qa/jobs/${created.jobId}/inputs`));
+    expect(inputs.questions).toEqual([expect.objectContaining({ id: '1', question: 'Who is the supplier?' })]);
+    await finished('qa', created.jobId);
+  }, 120_000);
+
+  it('documents the job operations as the reference API has them', async () => {
+    const ours = (await (await stack.request('/api/docs-json')).json()) as OpenApiDocument;
+    const reference = JSON.parse(readFileSync(join(REPO_ROOT, '..', 'shared', 'spec', 'reference-openapi.json'), 'utf8')) as OpenApiDocument;
+    const ids = [
+      'listQAJobs',
+      'createQAJob',
+      'getQAJob',
+      'getQAJobOutputs',
+      'getQAJobInputs',
+      'getQAJobAnnotations',
+      'listExtractionJobs',
+      'createExtractionJob',
+      'getExtractionJob',
+      'getExtractionJobOutputs',
+      'getExtractionJobInputs',
+      'getExtractionJobAnnotations',
+    ];
+    const { matched, problems } = compareWithReference(ours, reference);
+    expect(matched.map((m) => m.operationId)).toEqual(expect.arrayContaining(ids));
+    expect(problems.filter((p) => ids.some((id) => p.includes(`(${id})`)))).toEqual([]);
+  });
+});
