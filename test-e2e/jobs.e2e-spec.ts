@@ -98,7 +98,7 @@ describe('QA and extraction jobs (built-in engine)', () => {
     files.inventory = await alice.index('deals/inventory.xlsx', { bytes: inventoryWorkbook() });
     files.paper = await alice.index('papers/otsl.pdf', { corpus: 'pdf/docling_2305.03393v1-pg9.pdf' });
     for (const key of Object.keys(files) as Array<keyof typeof files>) {
-      files[key] = await alice.stepsSettled(files[key].id.id, ['node_embedding', 'ontologies'], 180_000);
+      files[key] = await alice.stepsSettled(files[key].id.id, ['node_embedding', 'ontologies', 'passage_indexing'], 180_000);
       expect(files[key].lastIndexationInfos.status).toBe('SUCCESS');
     }
   }, 300_000);

@@ -134,7 +134,7 @@ export class Indexer {
   /** Waits for the indexation and the given asynchronous steps to be over. */
   stepsSettled(
     id: string,
-    steps: Array<'node_embedding' | 'formula_augmentation' | 'ontologies'>,
+    steps: Array<'node_embedding' | 'formula_augmentation' | 'ontologies' | 'passage_indexing'>,
     timeoutMs?: number,
   ): Promise<IndexedFile> {
     return eventually(

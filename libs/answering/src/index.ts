@@ -1,3 +1,5 @@
+// Its configuration classes (LlmEnv, OnnxAnsweringEnv) carry class-transformer decorators, which need the metadata API.
+import 'reflect-metadata';
 export * from './reader';
 export * from './typed';
 export * from './llm';

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, type Provider } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { Client } from 'pg';
-import type { Reader, ReaderAnswer, ReaderPassage, ReaderQuestion } from '@docintel/answering';
+import { LlmEnv, createLlmReader, type Reader, type ReaderAnswer, type ReaderPassage, type ReaderQuestion } from '@docintel/answering';
+import { loadConfig } from '@docintel/config';
 import {
   DomainError,
   ErrorCode,
@@ -35,7 +36,7 @@ import {
 import { RpcClient, RpcHandler } from '@docintel/messaging';
 import { createLogger } from '@docintel/observability';
 import { serviceModule } from '@docintel/runtime';
-import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
+import { openAiReply, startOpenAiServer, startTestInfrastructure, type TestInfrastructure, type TestOpenAiServer } from '@docintel/testing';
 import { JobSweeper } from '../execution/sweeper';
 import { READER, RERANKER } from '../execution/reader.token';
 import { JobsEnv } from '../jobs.env';
@@ -525,5 +526,42 @@ describe('extraction jobs', () => {
     );
     expect(job.status).toBe('SUCCESS');
     expect(await rpc.call(JobsResults, { kind: 'extraction', jobId: job.jobId }, alice)).toEqual({ results: [] });
+  });
+});
+
+describe('with the LLM engine (a local server speaking the OpenAI chat-completions protocol)', () => {
+  let server: TestOpenAiServer;
+  let llmReader: Reader;
+
+  beforeAll(async () => {
+    server = await startOpenAiServer();
+    const llm = createLlmReader(
+      loadConfig(LlmEnv, { LLM_BASE_URL: server.baseUrl, LLM_API_KEY: 'sk-test', LLM_MODEL: 'test-model', LLM_TIMEOUT_MS: '2000', LLM_MAX_RETRIES: '2' }),
+      { retryBaseDelayMs: 5 },
+    );
+    llmReader = llm;
+  });
+  afterAll(() => server.stop());
+  beforeEach(() => {
+    server.reset();
+    reader.script = (q, p, signal) => llmReader.answer(q, p, signal);
+  });
+
+  it('answers with the cited cell, and a job whose endpoint keeps failing ends FAILED with the reason instead of hanging', async () => {
+    server.enqueue(openAiReply.rateLimited(0), openAiReply.output({ found: true, value: 1250000, explanation: 'The revenue row.', citations: [{ passageId: rowPassage.id, quote: '1,250,000' }] }));
+    const job = await rpc.call(QaJobsCreate, { files: { fileIds: [F1] }, questions: [{ question: 'What is the revenue?', answerType: { dataType: 'INT' } }] }, alice);
+    expect(await settle('qa', job.jobId)).toMatchObject({ status: 'SUCCESS' });
+    const { results } = (await rpc.call(JobsResults, { kind: 'qa', jobId: job.jobId }, alice)) as QaJobOutputsDto;
+    expect(results[0]).toMatchObject({ found: true, answer: { longValue: 1250000 } });
+    const [cited] = await rpc.call(JobsAnnotations, { kind: 'qa', jobId: job.jobId }, alice);
+    expect(cited.data.positions).toEqual([{ type: 'CELL', sheet_name: 'Sheet1', row: 4, col: 1 }]);
+    expect(server.requests).toHaveLength(2);
+
+    server.script = () => openAiReply.error(500, { message: 'model crashed' });
+    const failing = await rpc.call(QaJobsCreate, { files: { fileIds: [F1] }, questions: [{ question: 'What is the revenue?' }] }, alice);
+    const failed = await settle('qa', failing.jobId);
+    expect(failed.status).toBe('FAILED');
+    expect(failed.errorMessage).toMatch(/500/);
+    expect(failed.errorMessage).toContain(server.baseUrl.replace(/\/v1$/, ''));
   });
 });
