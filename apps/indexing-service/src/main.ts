@@ -10,21 +10,32 @@ import { IndexedFileEntity } from './files/indexed-file.entity';
 import { IndexingEnv } from './indexing.env';
 import { migrations } from './migrations';
 import { NodesModule } from './nodes/nodes.module';
+import { PassagesModule } from './passages/passages.module';
+import { RetrievalEnv } from './passages/retrieval.env';
 import { PipelineModule } from './pipeline/pipeline.module';
 
 void runService({
   service: ServiceNames.indexing,
   env: IndexingEnv,
-  module: (env, logger) =>
-    serviceModule(
+  module: (env, logger) => {
+    // EMBEDDINGS_* and RETRIEVAL_* are validated here, at start-up, like the service's own variables.
+    const embeddings = loadConfig(EmbeddingsEnv);
+    const retrieval = loadConfig(RetrievalEnv);
+    return serviceModule(
       {
         service: ServiceNames.indexing,
         ping: HealthPings.indexing,
         persistence: { schema: 'indexing', entities: [IndexedFileEntity, CollectionEntity], migrations },
-        // EMBEDDINGS_* are validated here, at start-up, like the service's own variables.
-        imports: [FilesModule, CollectionsModule, NodesModule, PipelineModule.forRoot(loadConfig(EmbeddingsEnv))],
+        imports: [
+          FilesModule,
+          CollectionsModule,
+          NodesModule,
+          PipelineModule.forRoot(embeddings),
+          PassagesModule.forRoot(embeddings, retrieval),
+        ],
       },
       env,
       logger,
-    ),
+    );
+  },
 });

@@ -335,8 +335,8 @@ export class DataValueDto {
   @ApiPropertyOptional({ type: 'string', format: 'date-time' }) dateValue?: string;
   @ApiPropertyOptional({ type: [String] }) strListValue?: string[];
   @ApiPropertyOptional({ type: [Boolean] }) boolListValue?: boolean[];
-  @ApiPropertyOptional({ type: [Number] }) longListValue?: number[];
-  @ApiPropertyOptional({ type: [Number] }) doubleListValue?: number[];
+  @ApiPropertyOptional({ type: 'array', items: { type: 'integer', format: 'int64' } }) longListValue?: number[];
+  @ApiPropertyOptional({ type: 'array', items: { type: 'number', format: 'double' } }) doubleListValue?: number[];
   @ApiPropertyOptional({ type: [String] }) dateListValue?: string[];
 }
 export type DataValue = DataValueDto;

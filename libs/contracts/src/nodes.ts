@@ -214,3 +214,32 @@ export class DocumentNodeDto implements StoredNode {
   @ApiProperty({ type: () => [DocumentNodeDto], description: 'In reading order' })
   children: DocumentNodeDto[];
 }
+
+/**
+ * The LINE positions of characters `from`..`to` of a node's text. A text paragraph is its lines
+ * joined by one character, each line's columns being its text: when the positions add up to the
+ * text's length that way, offsets map to lines and columns, and only the lines the range touches
+ * are kept, cut to it. Any other node keeps its positions as they are.
+ */
+export function linePositionsOf(positions: Position[], textLength: number, from: number, to: number): Position[] {
+  if (!positions.length || positions.some((p) => p.type !== 'LINE')) return positions;
+  const lines = positions as LinePosition[];
+  const lengths = lines.map((l) => l.column_index_stop - l.column_index_start);
+  if (lengths.reduce((a, b) => a + b, 0) + lines.length - 1 !== textLength) return positions;
+  const cited: LinePosition[] = [];
+  let offset = 0;
+  lines.forEach((line, i) => {
+    const start = Math.max(from, offset);
+    const stop = Math.min(to, offset + lengths[i]);
+    const emptyRangeHere = from === to && from >= offset && from <= offset + lengths[i] && !cited.length;
+    if (stop > start || emptyRangeHere) {
+      cited.push({
+        ...line,
+        column_index_start: line.column_index_start + start - offset,
+        column_index_stop: line.column_index_start + Math.max(start, stop) - offset,
+      });
+    }
+    offset += lengths[i] + 1;
+  });
+  return cited.length ? cited : positions;
+}

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { IsArray, IsInt, IsOptional, IsString, Matches, Min, MinLength, ValidateNested, validate } from 'class-validator';
+import { IsArray, IsDefined, IsInt, IsOptional, IsString, Matches, Min, MinLength, ValidateNested, validate } from 'class-validator';
 import { DomainError, ErrorCode } from './errors';
 import { MAX_JSON_DEPTH, toErrorDetails, unsafeValueProblems, validatePayload } from './validation';
 
@@ -13,6 +13,7 @@ class Address {
 }
 
 class Line {
+  @IsDefined({ message: 'is required' })
   @Type(() => Number)
   @IsInt()
   @Min(1)
@@ -78,7 +79,7 @@ describe('validatePayload', () => {
       expect.arrayContaining([
         { field: 'address.city', problem: 'must be a string' },
         { field: 'address.zip', problem: 'must be five digits' },
-        { field: 'lines.1.quantity', problem: 'must not be less than 1' },
+        { field: 'lines[1].quantity', problem: 'must not be less than 1' },
       ]),
     );
     expect(err.details).toHaveLength(3);
@@ -94,6 +95,11 @@ describe('validatePayload', () => {
       ]),
     );
     for (const d of err.details) expect(d.problem.startsWith(`${d.field} `)).toBe(false);
+  });
+
+  it('says once that a required value is missing, not also every rule it would have to pass', async () => {
+    const err = await failure({ name: 'abc', lines: [{}] });
+    expect(err.details).toEqual([{ field: 'lines[0].quantity', problem: 'is required' }]);
   });
 
   it('travels as a payload and comes back the same', async () => {

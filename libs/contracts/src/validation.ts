@@ -2,13 +2,16 @@ import { plainToInstance, type ClassConstructor } from 'class-transformer';
 import { validate, type ValidationError } from 'class-validator';
 import { DomainError, type ErrorDetail } from './errors';
 
-/** Flattens class-validator errors into `{ field, problem }` pairs with dotted field paths. */
+/** Flattens class-validator errors into `{ field, problem }` pairs with paths like `questions[0].answerType.dataType`. */
 export function toErrorDetails(errors: ValidationError[], parent = ''): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   for (const e of errors) {
-    const field = parent ? `${parent}.${e.property}` : e.property;
+    // Array items are named as the NUL and nesting checks name them: `[i]`, not `.i`.
+    const field = !parent ? e.property : /^\d+$/.test(e.property) ? `${parent}[${e.property}]` : `${parent}.${e.property}`;
     if (e.constraints) {
-      for (const message of Object.values(e.constraints)) {
+      // A missing value is told once ("is required"), not also as every check it fails.
+      const constraints = e.constraints.isDefined ? { isDefined: e.constraints.isDefined } : e.constraints;
+      for (const message of Object.values(constraints)) {
         // class-validator's default messages start with the property name; the field says that already.
         const problem = message.startsWith(`${e.property} `) ? message.slice(e.property.length + 1) : message;
         details.push({ field, problem });

@@ -2,5 +2,8 @@ export * from './passage-retriever';
 export * from './analysis/analyzer';
 export * from './analysis/porter-stemmer';
 export * from './fusion/rrf';
+export * from './hybrid/hybrid-passage-search';
 export * from './postgres/postgres-bm25-retriever';
 export * from './postgres/retrieval.migration';
+export * from './postgres/retrieval-file-removal.migration';
+export * from './postgres/migrations';

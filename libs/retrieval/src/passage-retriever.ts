@@ -26,6 +26,13 @@ export interface PassageHit {
 export interface PassageRetriever {
   /** Replaces everything indexed for this file with these passages (an empty list removes it). */
   index(namespaceId: string, fileId: string, passages: Passage[]): Promise<void>;
+  /**
+   * Adds these passages to the file, replacing those with the same node ids and keeping the file's
+   * others: the write of one batch of a document indexed in several batches.
+   */
+  add(namespaceId: string, fileId: string, passages: Passage[]): Promise<void>;
+  /** Removes these passages of the file (node ids it does not have are ignored). */
+  removePassages(namespaceId: string, fileId: string, nodeIds: string[]): Promise<void>;
   /** Removes every passage of this file. */
   remove(namespaceId: string, fileId: string): Promise<void>;
   /** The best passages for the query, best first. */

@@ -20,6 +20,8 @@ export class EmbeddingsModule {
         NodeVectorsRepository,
         NodeEmbeddingConsumer,
       ],
+      // The same embedder embeds the queries of passage search (passages/).
+      exports: [Embeddings],
     };
   }
 }

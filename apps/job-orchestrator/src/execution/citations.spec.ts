@@ -49,6 +49,35 @@ describe('citationsToAnnotations', () => {
     expect(a.data.content).toBe('The fee is 90 EUR.');
   });
 
+  it('narrows a paragraph of several lines to the lines and columns cited', () => {
+    const paragraph: PassageDto = {
+      ...line,
+      id: 'para',
+      text: 'First line here.\n  The fee is 90 EUR.\nLast.',
+      segments: [
+        {
+          nodeId: 'p2',
+          nodeType: 'paragraph',
+          start: 0,
+          end: 43,
+          positions: [
+            { type: 'LINE', line_number: 3, column_index_start: 0, column_index_stop: 16 },
+            { type: 'LINE', line_number: 4, column_index_start: 2, column_index_stop: 22 },
+            { type: 'LINE', line_number: 5, column_index_start: 0, column_index_stop: 5 },
+          ],
+        },
+      ],
+    };
+    const at = paragraph.text.indexOf('90');
+    const [a] = citationsToAnnotations([{ passageId: 'para', start: at, end: at + 2 }], [paragraph]);
+    expect(a.data.positions).toEqual([{ type: 'LINE', line_number: 4, column_index_start: 2 + at - 17, column_index_stop: 2 + at - 17 + 2 }]);
+    const across = citationsToAnnotations([{ passageId: 'para', start: 6, end: 22 }], [paragraph])[0];
+    expect(across.data.positions).toEqual([
+      { type: 'LINE', line_number: 3, column_index_start: 6, column_index_stop: 16 },
+      { type: 'LINE', line_number: 4, column_index_start: 2, column_index_stop: 7 },
+    ]);
+  });
+
   it('keeps a BBOX as the node has it, and drops citations of passages it was not given', () => {
     const cited = citationsToAnnotations(
       [

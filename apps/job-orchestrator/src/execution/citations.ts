@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Citation } from '@docintel/answering';
-import type { DocumentStatementDto, PassageDto, Position } from '@docintel/contracts';
+import { linePositionsOf, type DocumentStatementDto, type PassageDto } from '@docintel/contracts';
 
 /** Longest text of a citation kept in an annotation. */
 const MAX_CONTENT = 2000;
@@ -8,17 +8,6 @@ const MAX_CONTENT = 2000;
 export interface CitedAnnotation {
   id: string;
   data: DocumentStatementDto;
-}
-
-/**
- * A LINE position narrowed to the cited characters, when the node's text is exactly that line's
- * columns (so offsets in the text are offsets in the line); otherwise the node's own positions.
- */
-function narrow(positions: Position[], segmentLength: number, from: number, to: number): Position[] {
-  if (positions.length !== 1 || positions[0].type !== 'LINE') return positions;
-  const line = positions[0];
-  if (line.column_index_stop - line.column_index_start !== segmentLength) return positions;
-  return [{ ...line, column_index_start: line.column_index_start + from, column_index_stop: line.column_index_start + to }];
 }
 
 /**
@@ -50,7 +39,7 @@ export function citationsToAnnotations(citations: Citation[], passages: PassageD
           content: content.length > MAX_CONTENT ? `${content.slice(0, MAX_CONTENT - 1)}…` : content,
           documentName: passage.fileName,
           documentId: passage.fileId,
-          positions: narrow(segment.positions, segment.end - segment.start, from, Math.max(from, to)),
+          positions: linePositionsOf(segment.positions, segment.end - segment.start, from, Math.max(from, to)),
           nodeId: segment.nodeId,
         },
       });

@@ -159,13 +159,13 @@ describe('loadProviderCatalog', () => {
     const message = failureOf(file);
     expect(message).toContain(`PROVIDERS_FILE ${file} is invalid`);
     for (const expected of [
-      'providers.0.name: must be longer than or equal to 1 characters',
-      'providers.0.type: must be one of LOCAL, S3',
-      'providers.1.root: is required for a LOCAL provider',
-      'providers.2.bucketName: is required for an S3 provider',
-      'providers.2.endpoint: must be a URL such as http://127.0.0.1:9000',
-      'providers.3.namespaces: should not be empty',
-      'providers.3.id: must be a UUID',
+      'providers[0].name: must be longer than or equal to 1 characters',
+      'providers[0].type: must be one of LOCAL, S3',
+      'providers[1].root: is required for a LOCAL provider',
+      'providers[2].bucketName: is required for an S3 provider',
+      'providers[2].endpoint: must be a URL such as http://127.0.0.1:9000',
+      'providers[3].namespaces: should not be empty',
+      'providers[3].id: must be a UUID',
     ]) {
       expect(message).toContain(expected);
     }
@@ -182,7 +182,7 @@ describe('loadProviderCatalog', () => {
 
   it('names entries that are not mappings', () => {
     const message = failureOf(write('items.yaml', 'providers:\n  - just a name\n'));
-    expect(message).toContain('providers.0: ');
+    expect(message).toContain('providers[0]: ');
   });
 
   it('rejects two providers with the same id, given or derived from the name', () => {
@@ -268,19 +268,19 @@ describe('loadProviderCatalog', () => {
       );
       const message = failureOf(file);
       for (const expected of [
-        'providers.0.namespaceRoot: must contain {namespace}',
-        'providers.1.namespaceRoot: is for LOCAL providers',
-        'providers.2.namespacePrefix: is for S3 providers',
-        "providers.3.namespacePrefix: must be a key prefix ending in '/'",
-        'providers.4.namespaceRoot: must be a directory',
-        'providers.5.namespaces: should not be empty',
-        'providers.6.namespaces.-bad: must be a namespace name',
-        "providers.6.namespaces.acme.prefix: is not a setting of an LOCAL provider's namespace (only root)",
-        'providers.6.namespaces.beta.root: must be a directory',
-        'providers.6.namespaces.gamma: must be a mapping',
-        "providers.7.namespaces.acme.prefix: must be a key prefix ending in '/'",
-        "providers.7.prefix: must be '' or a key prefix ending in '/'",
-        'providers.8.namespaces: must be a list of namespace names, or a mapping',
+        'providers[0].namespaceRoot: must contain {namespace}',
+        'providers[1].namespaceRoot: is for LOCAL providers',
+        'providers[2].namespacePrefix: is for S3 providers',
+        "providers[3].namespacePrefix: must be a key prefix ending in '/'",
+        'providers[4].namespaceRoot: must be a directory',
+        'providers[5].namespaces: should not be empty',
+        'providers[6].namespaces.-bad: must be a namespace name',
+        "providers[6].namespaces.acme.prefix: is not a setting of an LOCAL provider's namespace (only root)",
+        'providers[6].namespaces.beta.root: must be a directory',
+        'providers[6].namespaces.gamma: must be a mapping',
+        "providers[7].namespaces.acme.prefix: must be a key prefix ending in '/'",
+        "providers[7].prefix: must be '' or a key prefix ending in '/'",
+        'providers[8].namespaces: must be a list of namespace names, or a mapping',
       ]) {
         expect(message).toContain(expected);
       }

@@ -293,7 +293,7 @@ export function loadProviderCatalog(file: string | undefined, defaultRoot: strin
   const details = toErrorDetails(validateSync(doc));
   if (Array.isArray(doc.providers)) {
     doc.providers.forEach((e, i) => {
-      if (e instanceof ProviderConfigEntry) details.push(...namespaceAccessProblems(e, `providers.${i}`));
+      if (e instanceof ProviderConfigEntry) details.push(...namespaceAccessProblems(e, `providers[${i}]`));
     });
   }
   if (details.length) {

@@ -2,11 +2,11 @@ import type { AnswerTypeDto, DataValue } from '@docintel/contracts';
 import { notFound, type Citation, type Reader, type ReaderAnswer, type ReaderPassage, type ReaderQuestion } from '../reader';
 import { formatRawValue, toDataValue } from '../typed/data-value';
 import { answerBool } from './bool-answer';
-import { candidatesFor } from './candidates';
+import { candidatesFor, type RawCandidate } from './candidates';
 import { buildLattice, DEFAULT_LATTICE, type SentenceView } from './lattice';
 import { builtinModel, type LinearModel } from './model';
 import { analyzeQuestion, type AnalyzedQuestion, type QuestionType } from './question';
-import { choose, scoreSpan, scoreView, type Candidate } from './scoring';
+import { choose, scoreSpan, scoreView, type Candidate, type ScoredView } from './scoring';
 
 export interface BuiltinReaderOptions {
   /** Below this confidence the reader says it found nothing. */
@@ -17,10 +17,12 @@ export interface BuiltinReaderOptions {
   maxSentences?: number;
   /** Values of a multi-valued answer at most. */
   maxValues?: number;
+  /** Candidates scored in full per question, the best by the scores of their first and last tokens. */
+  maxScored?: number;
   model?: LinearModel;
 }
 
-const DEFAULTS = { minConfidence: 0.1, minCoverage: 0.3, maxSentences: DEFAULT_LATTICE.maxSentences, maxValues: 20 };
+const DEFAULTS = { minConfidence: 0.1, minCoverage: 0.3, maxSentences: DEFAULT_LATTICE.maxSentences, maxValues: 20, maxScored: 300 };
 
 /**
  * What a typed question asks for, whatever its wording: a DATE question is a "when" question for
@@ -87,20 +89,26 @@ export class BuiltinReader implements Reader {
   }
 
   private rank(q: AnalyzedQuestion, type: AnswerTypeDto, views: SentenceView[]): Valued[] {
-    const candidates: Candidate[] = [];
+    const raws: { raw: RawCandidate; scored: ScoredView; bounds: number }[] = [];
     for (const view of views) {
       const raw = candidatesFor(view, type, q);
       if (!raw.length) continue;
       const scored = scoreView(view, this.model);
-      for (const r of raw) {
-        const c = scoreSpan(scored, r.i, r.j, q, this.model, r.extra);
-        if (r.start !== undefined && r.end !== undefined) {
-          c.start = r.start;
-          c.end = r.end;
-        }
-        if (r.label) c.key = r.label;
-        candidates.push(c);
+      for (const r of raw) raws.push({ raw: r, scored, bounds: scored.startScore[r.i] + scored.endScore[r.j] });
+    }
+    // The span features cost most of the time; spans whose ends already score far below the best
+    // ones cannot win, so only the `maxScored` likeliest by their ends are scored in full.
+    const { maxScored } = this.options;
+    const kept = raws.length > maxScored ? [...raws].sort((a, b) => b.bounds - a.bounds).slice(0, maxScored) : raws;
+    const candidates: Candidate[] = [];
+    for (const { raw: r, scored } of kept) {
+      const c = scoreSpan(scored, r.i, r.j, q, this.model, r.extra);
+      if (r.start !== undefined && r.end !== undefined) {
+        c.start = r.start;
+        c.end = r.end;
       }
+      if (r.label) c.key = r.label;
+      candidates.push(c);
     }
     const choice = choose(candidates);
     if (!choice) return [];

@@ -19,6 +19,13 @@ export interface RawCandidate {
   label?: string;
 }
 
+/** Words of a question that asks for an amount of money ("What transfer fee did they pay?"). */
+const MONEY_WORDS: ReadonlySet<string> = new Set(
+  'fee fees pay paid pays cost costs price priced salary wage wages revenue revenues spend spent worth money budget funding fund raised sum income profit loss earnings dollars euros pounds'.split(
+    ' ',
+  ),
+);
+
 /** SQuAD answers are at most a few words long; 95% of them fit in 10 tokens. */
 export const MAX_STRING_TOKENS = 10;
 
@@ -45,6 +52,7 @@ export function candidatesFor(view: SentenceView, type: AnswerTypeDto, q: Analyz
     case 'FLOAT': {
       const dates = findDates(text, type.dateFormat).filter((d) => d.precision !== 'year');
       const asksPercent = q.words.has('percent') || q.words.has('percentage') || q.words.has('%') || q.words.has('rate');
+      const asksMoney = [...q.words].some((w) => MONEY_WORDS.has(w));
       return findNumbers(text)
         .filter((n) => !dates.some((d) => n.start < d.end && d.start < n.end))
         .filter((n) => type.dataType === 'FLOAT' || !n.fractional)
@@ -53,6 +61,7 @@ export function candidatesFor(view: SentenceView, type: AnswerTypeDto, q: Analyz
           const unit = (n.unit ?? n.nextWord ?? '').toLowerCase();
           if (unit && [...q.terms].some((t) => unit.startsWith(t) || t.startsWith(unit.slice(0, 4)))) extra.push('unitq');
           if (n.percent) extra.push(asksPercent ? 'pct=asked' : 'pct=unasked');
+          if (n.currency && asksMoney) extra.push('money=asked');
           return at(n.start, n.end, extra);
         });
     }

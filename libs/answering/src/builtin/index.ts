@@ -7,3 +7,4 @@ export { MAX_STRING_TOKENS } from './candidates';
 export { answerKey } from './scoring';
 export { HAND_SET_WEIGHTS, LinearModel } from './model';
 export { LEARNED_WEIGHTS_INFO } from './model-weights';
+export { tokenize } from './tokens';

@@ -32,6 +32,12 @@ export interface SentenceView {
   /** Nearest matched token before / after each position, or -1. */
   prevMatch: Int32Array;
   nextMatch: Int32Array;
+  /** Prefix sums of the idf of matched tokens, for idf-weighted window overlap. */
+  idfBefore: Float64Array;
+  /** Prefix sums of the tokens that end a question bigram ("founded by"), function words included. */
+  bigramBefore: Int32Array;
+  /** Share of the question's idf mass matched in the sentence, 0..1. */
+  idfCoverage: number;
 }
 
 export interface LatticeOptions {
@@ -60,6 +66,19 @@ function bigrams(stems: string[]): Set<string> {
   return out;
 }
 
+/**
+ * A sentence in capitals ("SUBJECT TO COMPLETION, DATED MAY 25, 1995", a heading or a legal
+ * notice) gives every word the shape of an acronym; its words are read as if title-cased instead,
+ * function words lower-case, as the learned weights know them from ordinary text.
+ */
+function shoutedAsTitle(tokens: Token[]): void {
+  if (tokens.some((t) => t.shape === 'x' || t.shape === 'Xx') || tokens.filter((t) => t.shape === 'X').length < 3) return;
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k];
+    if (t.shape === 'X') tokens[k] = { ...t, shape: t.stop ? 'x' : 'Xx' };
+  }
+}
+
 interface Draft {
   passageIndex: number;
   passage: ReaderPassage;
@@ -71,6 +90,8 @@ interface Draft {
   coverage: number;
   bigramMatches: number;
   contextMatches: number;
+  idfMatched: number;
+  hasVerb: boolean;
 }
 
 function draftSentences(q: AnalyzedQuestion, passages: readonly ReaderPassage[]): Draft[] {
@@ -100,10 +121,17 @@ function draftSentences(q: AnalyzedQuestion, passages: readonly ReaderPassage[])
         if (tokens.length > from) segments.push({ from, to: tokens.length });
       }
       if (!tokens.length) continue;
+      shoutedAsTitle(tokens);
       const stems = new Set(tokens.filter((t) => !t.stop).map((t) => t.stem));
       let matchedTerms = 0;
       let contextMatches = 0;
-      for (const term of q.terms) if (stems.has(term) || headingStems.has(term)) matchedTerms++;
+      let idfMatched = 0;
+      for (const term of q.terms) {
+        if (stems.has(term) || headingStems.has(term)) {
+          matchedTerms++;
+          idfMatched += q.idf.get(term) ?? 0;
+        }
+      }
       for (const term of q.context) if (stems.has(term)) contextMatches++;
       const sBigrams = bigrams(tokens.filter((t) => !t.stop).map((t) => t.stem));
       let bigramMatches = 0;
@@ -119,6 +147,8 @@ function draftSentences(q: AnalyzedQuestion, passages: readonly ReaderPassage[])
         coverage: q.terms.size ? matchedTerms / q.terms.size : 0,
         bigramMatches,
         contextMatches,
+        idfMatched,
+        hasVerb: q.verb !== '' && stems.has(q.verb),
       });
     }
   });
@@ -156,6 +186,10 @@ function tokenFeatures(view: SentenceView, q: AnalyzedQuestion): void {
       `er2=${kr}_${kr2}`,
       `erm=${R ? matched[i + 1] : '#'}|${T}`,
     ];
+    if (w.shape === 'x' && w.lower.length > 4) {
+      start.push(`ssuf=${w.lower.slice(-3)}|${T}`);
+      end.push(`esuf=${w.lower.slice(-3)}|${T}`);
+    }
     if (F) {
       start.push(`sF=${F}|${k}`, `slF=${F}|${kl}`);
       end.push(`eF=${F}|${k}`, `erF=${F}|${kr}`);
@@ -175,9 +209,11 @@ export function buildLattice(
 ): SentenceView[] {
   const drafts = draftSentences(q, passages);
   const kept = [...drafts]
-    .sort((a, b) => b.matchedTerms - a.matchedTerms || b.bigramMatches - a.bigramMatches || a.passageIndex - b.passageIndex)
+    .sort((a, b) => b.idfMatched - a.idfMatched || b.bigramMatches - a.bigramMatches || a.passageIndex - b.passageIndex)
     .slice(0, options.maxSentences);
   const distinct = [...new Set(kept.map((d) => d.matchedTerms))].sort((a, b) => b - a);
+  const distinctIdf = [...new Set(kept.map((d) => d.idfMatched))].sort((a, b) => b - a);
+  const bestIdf = distinctIdf[0] ?? 0;
   return kept.map((d) => {
     const n = d.tokens.length;
     const matched = d.tokens.map((t) => !t.stop && q.terms.has(t.stem));
@@ -189,7 +225,19 @@ export function buildLattice(
       prevMatch[i] = i > 0 ? (matched[i - 1] ? i - 1 : prevMatch[i - 1]) : -1;
     }
     for (let i = n - 2; i >= 0; i--) nextMatch[i] = matched[i + 1] ? i + 1 : nextMatch[i + 1];
+    const idfBefore = new Float64Array(n + 1);
+    const bigramBefore = new Int32Array(n + 1);
+    let previousWord = '';
+    for (let i = 0; i < n; i++) {
+      const t = d.tokens[i];
+      idfBefore[i + 1] = idfBefore[i] + (matched[i] ? (q.idf.get(t.stem) ?? 0) : 0);
+      const ends = t.shape !== 'p' && previousWord !== '' && q.bigrams.has(`${previousWord} ${t.lower}`);
+      bigramBefore[i + 1] = bigramBefore[i] + (ends ? 1 : 0);
+      if (t.shape !== 'p') previousWord = t.lower;
+    }
     const rank = distinct.indexOf(d.matchedTerms);
+    const idfRank = distinctIdf.indexOf(d.idfMatched);
+    const idfCoverage = q.idfTotal ? d.idfMatched / q.idfTotal : 0;
     const view: SentenceView = {
       ...d,
       matched,
@@ -202,12 +250,19 @@ export function buildLattice(
         `pr=${rankBucket(d.passageIndex)}`,
         `ctx=${Math.min(d.contextMatches, 3)}`,
         `nt=${d.passage.nodeType}`,
+        `swf=${Math.round(idfCoverage * 5)}`,
+        `swr=${Math.min(idfRank, 3)}`,
+        `swg=${bestIdf ? Math.round((4 * d.idfMatched) / bestIdf) : 0}`,
+        `verb=${q.verb ? (d.hasVerb ? 1 : 0) : '-'}`,
       ],
       startFeatures: [],
       endFeatures: [],
       matchedBefore,
       prevMatch,
       nextMatch,
+      idfBefore,
+      bigramBefore,
+      idfCoverage,
     };
     tokenFeatures(view, q);
     return view;
@@ -263,11 +318,54 @@ export function spanFeatures(view: SentenceView, i: number, j: number, q: Analyz
     `caps=${caps === words ? 'all' : caps ? 'some' : 'none'}|${T}`,
     `num=${digits ? 1 : 0}|${T}`,
   ];
+  // idf-weighted overlap with the question in ten tokens either side, as shares of the question's idf mass.
+  const W = 10;
+  const total = q.idfTotal || 1;
+  const idfLeft = view.idfBefore[i] - view.idfBefore[Math.max(0, i - W)];
+  const idfRight = view.idfBefore[Math.min(tokens.length, j + 1 + W)] - view.idfBefore[j + 1];
+  const share = (x: number, steps: number) => Math.min(steps, Math.round((steps * x) / total));
+  f.push(
+    `ww=${share(idfLeft + idfRight, 5)}`,
+    `ww=${share(idfLeft + idfRight, 5)}|${T}`,
+    `wwlr=${share(idfLeft, 3)}${share(idfRight, 3)}`,
+    `wwsent=${share(idfLeft + idfRight, 4)}${Math.round(view.idfCoverage * 4)}`,
+  );
+  // Question bigrams ("founded by", "the capital of") just left or right of the span.
+  const bl = view.bigramBefore[i] - view.bigramBefore[Math.max(0, i - 5)];
+  const br = view.bigramBefore[Math.min(tokens.length, j + 6)] - view.bigramBefore[Math.min(tokens.length, j + 2)];
+  f.push(`bg=${Math.min(bl, 2)}${Math.min(br, 2)}|${T}`);
+  // Which question word is next to the span: the one nearest the wh-word is the likeliest anchor.
+  const qdl = view.prevMatch[i] >= 0 ? Math.min(q.whDistance.get(tokens[view.prevMatch[i]].stem) ?? 9, 4) : '-';
+  const qdr = view.nextMatch[j] >= 0 ? Math.min(q.whDistance.get(tokens[view.nextMatch[j]].stem) ?? 9, 4) : '-';
+  f.push(`qd=${qdl}${qdr}`, `qd=${qdl}${qdr}|${dir}|${T}`);
+  const sig = signature(tokens, i, j);
+  f.push(`sig=${sig}|${T}`);
+  if (q.focus) f.push(`sig=${sig}|F=${q.focus}`);
+  // Surface paths, a parser's dependency paths made do without one: the words between the span and
+  // the nearest question word beside it, with that word's path to the wh-word in the question.
+  const anchor = dir === 'L' ? view.prevMatch[i] : dir === 'R' ? view.nextMatch[j] : -1;
+  if (anchor >= 0) {
+    const between = dir === 'L' ? tokens.slice(anchor + 1, i) : tokens.slice(j + 1, anchor);
+    const sPath = between.length > 3 ? `${dir}:far` : `${dir}:${between.map((t) => wordKey(t)).join(' ')}`;
+    const qPath = q.whPath.get(tokens[anchor].stem) ?? 'none';
+    f.push(`pth=${sPath}|${T}`, `pth=${sPath}|${qPath}`);
+  }
   if (comma) f.push(`comma|${T}`);
   if (and) f.push(`and|${T}`);
   if (open !== 0) f.push('unbalanced');
   if (view.segments.length > 1 && view.segments.some((s) => s.from === i && s.to === j + 1)) f.push('cell');
   return f;
+}
+
+/** The shapes of a span's words, runs collapsed ("Xx-x-Xx"), at most four: a type without a tagger. */
+function signature(tokens: readonly Token[], i: number, j: number): string {
+  const parts: string[] = [];
+  for (let k = i; k <= j && parts.length < 5; k++) {
+    const t = tokens[k];
+    const s = t.shape === 'p' ? t.text : t.shape === 'x' && t.stop ? 's' : t.shape;
+    if (parts[parts.length - 1] !== s) parts.push(s);
+  }
+  return parts.length > 4 ? `${parts.slice(0, 4).join('-')}+` : parts.join('-');
 }
 
 const OPENERS = new Set(['$', '€', '£', '¥', '"', '“', '(', '#']);

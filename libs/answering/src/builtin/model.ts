@@ -1,4 +1,4 @@
-import { LEARNED_WEIGHTS } from './model-weights';
+import { LEARNED_WEIGHT_GROUPS } from './model-weights';
 
 /**
  * Weights the SQuAD half cannot teach, because every SQuAD question has exactly one passage, no
@@ -23,6 +23,8 @@ export const HAND_SET_WEIGHTS: Readonly<Record<string, number>> = {
   unitq: 1.5,
   'pct=asked': 1,
   'pct=unasked': -0.5,
+  // "What fee did they pay?" and "£275,000": an amount in a currency answers a question about money.
+  'money=asked': 1.5,
   enummention: 0.5,
 };
 
@@ -45,5 +47,31 @@ export class LinearModel {
   }
 }
 
-/** The shipped model: the learned weights (bench/answering/train-reader.js) with the hand-set ones. */
-export const builtinModel = (): LinearModel => new LinearModel(LEARNED_WEIGHTS, HAND_SET_WEIGHTS);
+/**
+ * Named weights from the compact form train-reader.js writes: per "prefix…suffix" group, lines of
+ * "middle weight", each the weight of the feature prefix + middle + suffix.
+ */
+export function decodeWeights(groups: Readonly<Record<string, string>>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [group, lines] of Object.entries(groups)) {
+    const cut = group.indexOf('…');
+    const prefix = group.slice(0, cut);
+    const suffix = group.slice(cut + 1);
+    for (const line of lines.split('\n')) {
+      const space = line.lastIndexOf(' ');
+      out[prefix + line.slice(0, space) + suffix] = Number(line.slice(space + 1));
+    }
+  }
+  return out;
+}
+
+let learned: Record<string, number> | undefined;
+
+/** The learned weights (bench/answering/train-reader.js), decoded once. */
+export function learnedWeights(): Readonly<Record<string, number>> {
+  learned ??= decodeWeights(LEARNED_WEIGHT_GROUPS);
+  return learned;
+}
+
+/** The shipped model: the learned weights with the hand-set ones. */
+export const builtinModel = (): LinearModel => new LinearModel(learnedWeights(), HAND_SET_WEIGHTS);

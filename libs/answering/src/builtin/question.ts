@@ -1,4 +1,5 @@
 import type { ReaderQuestion } from '../reader';
+import { idfOf } from './idf';
 import { tokenize, type Token } from './tokens';
 
 /**
@@ -19,6 +20,20 @@ export interface AnalyzedQuestion {
   words: Set<string>;
   /** Stems of the chained answers and guidelines: context, not the question itself. */
   context: Set<string>;
+  /** Per term, its distance in tokens from the wh-word (the closest occurrence); 9 without a wh-word. */
+  whDistance: Map<string, number>;
+  /**
+   * Per term, the side of the wh-word it is on and the words between them ("R:was chopin" for
+   * "born" in "Where was Chopin born?"): the question's half of the surface-path features.
+   */
+  whPath: Map<string, string>;
+  /** Lower-cased word bigrams of the question, function words included ("founded by"). */
+  bigrams: Set<string>;
+  /** The first content word after the wh-phrase that is not its focus, usually the verb asked about, or ''. */
+  verb: string;
+  /** idf of each term (idf.ts) and their sum. */
+  idf: Map<string, number>;
+  idfTotal: number;
 }
 
 const SKIP_AFTER_WH = new Set(['is', 'was', 'are', 'were', 'the', 'a', 'an', 'kind', 'type', 'sort', 'of', 'did', 'does', 'do']);
@@ -54,6 +69,13 @@ function typeOf(lower: string[]): { type: QuestionType; at: number } {
   return { type: 'other', at: -1 };
 }
 
+/** The words between a question term and the wh-word, and the side the term is on; 'far' past three words. */
+function surfacePath(lower: readonly string[], at: number, i: number): string {
+  if (at < 0) return 'none';
+  const between = i > at ? lower.slice(at + 1, i) : lower.slice(i + 1, at);
+  return between.length > 3 ? `${i > at ? 'R' : 'L'}:far` : `${i > at ? 'R' : 'L'}:${between.join(' ')}`;
+}
+
 /** The question's type, focus and terms; `inputs` and `guidelines` add context terms. */
 export function analyzeQuestion(q: Pick<ReaderQuestion, 'question' | 'guidelines' | 'inputs'>): AnalyzedQuestion {
   const tokens = tokenize(q.question);
@@ -74,5 +96,20 @@ export function analyzeQuestion(q: Pick<ReaderQuestion, 'question' | 'guidelines
       .filter((t) => !t.stop && !terms.has(t.stem))
       .map((t) => t.stem),
   );
-  return { tokens, type, focus, terms, words: new Set(lower), context };
+  const whDistance = new Map<string, number>();
+  const whPath = new Map<string, string>();
+  let verb = '';
+  tokens.forEach((t, i) => {
+    if (t.stop) return;
+    const d = at >= 0 ? Math.abs(i - at) : 9;
+    if (d < (whDistance.get(t.stem) ?? 10)) whPath.set(t.stem, surfacePath(lower, at, i));
+    whDistance.set(t.stem, Math.min(d, whDistance.get(t.stem) ?? 9));
+    if (!verb && at >= 0 && i > at && t.stem !== focus && t.shape === 'x') verb = t.stem;
+  });
+  const words = tokens.filter((t) => t.shape !== 'p').map((t) => t.lower);
+  const bigrams = new Set<string>();
+  for (let i = 1; i < words.length; i++) bigrams.add(`${words[i - 1]} ${words[i]}`);
+  const idf = new Map([...terms].map((t) => [t, idfOf(t)]));
+  const idfTotal = [...idf.values()].reduce((a, b) => a + b, 0);
+  return { tokens, type, focus, terms, words: new Set(lower), context, whDistance, whPath, bigrams, verb, idf, idfTotal };
 }

@@ -33,7 +33,8 @@ export function splitSentences(text: string): { start: number; end: number }[] {
     if (m[1]?.startsWith('.')) {
       const before = /([\p{L}.]+)$/u.exec(text.slice(Math.max(start, m.index - 12), m.index))?.[1] ?? '';
       const word = before.toLowerCase();
-      if (ABBREVIATIONS.has(word) || /^\p{Lu}$/u.test(before)) continue;
+      // An abbreviation, an initial ("J. Smith") or a dotted initialism ("Norwich City F.C. Hall of Fame").
+      if (ABBREVIATIONS.has(word) || /^\p{Lu}$/u.test(before) || /^(?:\p{Lu}\.)+\p{Lu}$/u.test(before)) continue;
     }
     const end = m.index + (m[1]?.length ?? 0);
     push(end);

@@ -47,29 +47,46 @@ function shapeOf(text: string): Shape {
   return text.length > 1 && text === text.toUpperCase() ? 'X' : 'Xx';
 }
 
+// CamelCase names ("EarningsPerShareDiluted", an XBRL fact in a table row) are read as their words
+// when every part has at least three letters ("McDonald" and "iPhone" stay whole).
+const CAMEL_PART = /\p{Lu}?\p{Ll}+|\p{Lu}+(?!\p{Ll})/gu;
+
+function camelParts(raw: string, at: number): { text: string; start: number }[] | null {
+  if (!/\p{Ll}\p{Lu}/u.test(raw) || !/^[\p{L}]+$/u.test(raw)) return null;
+  const parts: { text: string; start: number }[] = [];
+  for (const m of raw.matchAll(CAMEL_PART)) parts.push({ text: m[0], start: at + m.index });
+  const whole = parts.reduce((n, p) => n + p.text.length, 0) === raw.length;
+  return whole && parts.length > 1 && parts.every((p) => p.text.length >= 3) ? parts : null;
+}
+
+function token(raw: string, start: number): Token {
+  const lower = raw.toLowerCase();
+  const shape = shapeOf(raw);
+  const folded = lower
+    .normalize('NFD')
+    .replace(DIACRITICS, '')
+    .replace(/['’]s$/, '')
+    .replace(/['’]/g, '');
+  return {
+    text: raw,
+    lower,
+    stem: shape === 'p' ? '' : stem(folded),
+    start,
+    end: start + raw.length,
+    shape,
+    stop: shape === 'p' || FUNCTION_WORDS.has(lower),
+  };
+}
+
 /** Tokens of `text[from, to)`, with offsets into `text`. */
 export function tokenize(text: string, from = 0, to = text.length): Token[] {
   const tokens: Token[] = [];
   const re = new RegExp(TOKEN.source, 'gu');
   re.lastIndex = from;
   for (let m = re.exec(text); m && m.index < to; m = re.exec(text)) {
-    const raw = m[0];
-    const lower = raw.toLowerCase();
-    const shape = shapeOf(raw);
-    const folded = lower
-      .normalize('NFD')
-      .replace(DIACRITICS, '')
-      .replace(/['’]s$/, '')
-      .replace(/['’]/g, '');
-    tokens.push({
-      text: raw,
-      lower,
-      stem: shape === 'p' ? '' : stem(folded),
-      start: m.index,
-      end: m.index + raw.length,
-      shape,
-      stop: shape === 'p' || FUNCTION_WORDS.has(lower),
-    });
+    const parts = camelParts(m[0], m.index);
+    if (parts) for (const p of parts) tokens.push(token(p.text, p.start));
+    else tokens.push(token(m[0], m.index));
   }
   return tokens;
 }

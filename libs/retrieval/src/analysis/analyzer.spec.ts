@@ -49,3 +49,15 @@ describe('termFrequencies', () => {
     expect(Object.fromEntries(tf)).toEqual({ notic: 4, period: 1 });
   });
 });
+
+describe('analyze on long texts', () => {
+  it('reads a text longer than one segmenter piece without splitting words at the cuts', () => {
+    const words = Array.from({ length: 3000 }, (_, i) => `termination${i % 7}x`);
+    const text = words.join(' ');
+    const terms = analyze(text);
+    expect(terms).toHaveLength(words.length);
+    expect(new Set(terms)).toEqual(new Set(words.slice(0, 7).map((w) => analyze(w)[0])));
+    // A run with no whitespace at all is cut anywhere, and still read.
+    expect(analyze('a'.repeat(5000)).length).toBe(0); // over MAX_TERM_LENGTH pieces are dropped, not crashed on
+  });
+});

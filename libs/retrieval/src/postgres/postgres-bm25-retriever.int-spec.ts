@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
 import { createDataSource, initializeDataSource, type PersistenceOptions } from '@docintel/persistence';
 import type { Passage } from '../passage-retriever';
-import { CreateRetrievalTables1732600000000 } from './retrieval.migration';
+import { retrievalMigrations } from './migrations';
 import { PostgresBm25Retriever } from './postgres-bm25-retriever';
 
 /** The BM25 term weight, written out independently of the SQL. */
@@ -34,7 +34,7 @@ describe('PostgresBm25Retriever', () => {
       url: infra.databaseUrl,
       schema: 'indexing',
       entities: [],
-      migrations: [CreateRetrievalTables1732600000000],
+      migrations: retrievalMigrations,
       poolSize: 4,
     };
     ds = await initializeDataSource(createDataSource(opts), opts);
@@ -189,6 +189,71 @@ describe('PostgresBm25Retriever', () => {
     await retriever.index(namespace, file, []);
     expect(await retriever.search(namespace, 'deposit arbitration', { limit: 10 })).toEqual([]);
     expect(await stats(namespace)).toEqual({ n: 0, total: 0 });
+  });
+
+  it('add() adds a batch to a file and keeps the file’s other passages', async () => {
+    const namespace = ns();
+    const [file, other] = [randomUUID(), randomUUID()];
+    const first = passage('indemnity clause');
+    const second = passage('liability cap');
+    await retriever.add(namespace, file, [first]);
+    await retriever.add(namespace, file, [second]);
+    expect((await retriever.search(namespace, 'indemnity liability', { limit: 10 })).map((h) => h.nodeId).sort()).toEqual(
+      [first.nodeId, second.nodeId].sort(),
+    );
+    // The same node again: replaced, not counted twice; a node of another file moves here.
+    const moved = passage('liability insurance');
+    await retriever.add(namespace, other, [moved]);
+    await retriever.add(namespace, file, [passage('indemnity only', first.nodeId), passage('insurance', moved.nodeId)]);
+    expect(await retriever.search(namespace, 'clause', { limit: 10 })).toEqual([]);
+    expect((await retriever.search(namespace, 'insurance', { limit: 10 })).map((h) => [h.nodeId, h.fileId])).toEqual([
+      [moved.nodeId, file],
+    ]);
+    // indemn, onli (2) + liabil, cap (2) + insur (1).
+    expect(await stats(namespace)).toEqual({ n: 3, total: 5 });
+    // A passage whose new text has no terms is removed.
+    await retriever.add(namespace, file, [passage('the', second.nodeId)]);
+    expect(await retriever.search(namespace, 'liability', { limit: 10 })).toEqual([]);
+    expect(await stats(namespace)).toEqual({ n: 2, total: 3 });
+    await retriever.add(namespace, file, []); // nothing to do
+    expect(await stats(namespace)).toEqual({ n: 2, total: 3 });
+  });
+
+  it('removePassages() removes only the named passages of the file', async () => {
+    const namespace = ns();
+    const [file, other] = [randomUUID(), randomUUID()];
+    const [a, b] = [passage('force majeure'), passage('force of law')];
+    const elsewhere = passage('force field');
+    await retriever.add(namespace, file, [a, b]);
+    await retriever.add(namespace, other, [elsewhere]);
+    // elsewhere is not the file's: it stays.
+    await retriever.removePassages(namespace, file, [a.nodeId, elsewhere.nodeId, randomUUID()]);
+    expect((await retriever.search(namespace, 'force', { limit: 10 })).map((h) => h.nodeId).sort()).toEqual(
+      [b.nodeId, elsewhere.nodeId].sort(),
+    );
+    expect(await stats(namespace)).toEqual({ n: 2, total: 4 });
+    await retriever.removePassages(ns(), file, [b.nodeId]); // another namespace: nothing
+    await retriever.removePassages(namespace, file, []);
+    expect(await stats(namespace)).toEqual({ n: 2, total: 4 });
+  });
+
+  it('retrieval_remove_file() in SQL removes a file’s passages like remove()', async () => {
+    const namespace = ns();
+    const [gone, kept] = [randomUUID(), randomUUID()];
+    await retriever.index(namespace, gone, [passage('escrow account'), passage('escrow agent fee')]);
+    await retriever.index(namespace, kept, [passage('escrow release')]);
+    const [{ removed }] = (await ds.query('SELECT retrieval_remove_file($1, $2) AS removed', [namespace, gone])) as { removed: number }[];
+    expect(removed).toBe(2);
+    expect(await stats(namespace)).toEqual({ n: 1, total: 2 });
+    expect(await retriever.search(namespace, 'account fee', { limit: 10 })).toEqual([]);
+    const [{ count }] = (await ds.query('SELECT count(*)::int AS count FROM retrieval_postings WHERE namespace_id = $1', [namespace])) as {
+      count: number;
+    }[];
+    expect(count).toBe(2);
+    const again = (await ds.query('SELECT retrieval_remove_file($1, $2) AS removed', [namespace, gone])) as { removed: number }[];
+    expect(again[0].removed).toBe(0);
+    const none = (await ds.query('SELECT retrieval_remove_file($1, $2) AS removed', [ns(), gone])) as { removed: number }[];
+    expect(none[0].removed).toBe(0);
   });
 
   it('keeps the statistics exact under concurrent writes to one namespace', async () => {

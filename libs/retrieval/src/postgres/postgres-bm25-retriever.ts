@@ -11,6 +11,13 @@ export interface Bm25Parameters {
 
 export const DEFAULT_BM25: Required<Bm25Parameters> = { k1: 0.9, b: 0.4 };
 
+/**
+ * What the services configure: tuned on the SciFact *train* qrels only (bench/retrieval/run.js
+ * --tune), a grid over k1 and b; see docs/benchmarks.md. Passages there are abstracts, longer than
+ * most document nodes, so these favour length normalisation a little more than Anserini's defaults.
+ */
+export const RECOMMENDED_BM25: Required<Bm25Parameters> = { k1: 1.2, b: 0.75 };
+
 const MAX_LIMIT = 1000;
 /** Rows per INSERT, keeping each statement's arrays at a few hundred KiB. */
 const INSERT_CHUNK = 5000;
@@ -48,42 +55,85 @@ export class PostgresBm25Retriever implements PassageRetriever {
    * stop words or punctuation) are not indexed. Pass a transaction's manager to join it.
    */
   async index(namespaceId: string, fileId: string, passages: Passage[], manager?: EntityManager): Promise<void> {
-    const docs = [...new Map(passages.map((p) => [p.nodeId, p])).values()]
-      .map((p) => ({ nodeId: p.nodeId, ...termFrequencies(p.text) }))
-      .filter((d) => d.length > 0);
-    await this.write(manager, async (db) => {
-      await db.query(
-        'INSERT INTO retrieval_stats (namespace_id, doc_count, total_length) VALUES ($1, 0, 0) ON CONFLICT (namespace_id) DO NOTHING',
-        [namespaceId],
-      );
-      await lockNamespace(db, namespaceId);
-      const removed = await deleteDocs(
-        db,
-        namespaceId,
-        fileId,
-        docs.map((d) => d.nodeId),
-      );
+    await this.write(manager, (db) => this.store(db, namespaceId, fileId, passages, 'replace-file'));
+  }
 
-      for (let i = 0; i < docs.length; i += INSERT_CHUNK) {
-        const slice = docs.slice(i, i + INSERT_CHUNK);
-        await db.query(
-          `INSERT INTO retrieval_docs (namespace_id, node_id, file_id, length)
-           SELECT $1::uuid, u.node_id, $2::uuid, u.length FROM unnest($3::uuid[], $4::int[]) AS u(node_id, length)`,
-          [namespaceId, fileId, slice.map((d) => d.nodeId), slice.map((d) => d.length)],
-        );
-      }
-      const postings = docs.flatMap((d) => [...d.tf].map(([term, tf]) => ({ nodeId: d.nodeId, term, tf })));
-      for (let i = 0; i < postings.length; i += INSERT_CHUNK) {
-        const slice = postings.slice(i, i + INSERT_CHUNK);
-        await db.query(
-          `INSERT INTO retrieval_postings (namespace_id, term, node_id, file_id, tf)
-           SELECT $1::uuid, u.term, u.node_id, $2::uuid, u.tf FROM unnest($3::text[], $4::uuid[], $5::int[]) AS u(term, node_id, tf)`,
-          [namespaceId, fileId, slice.map((p) => p.term), slice.map((p) => p.nodeId), slice.map((p) => p.tf)],
-        );
-      }
-      const added = { count: docs.length, length: docs.reduce((sum, d) => sum + d.length, 0) };
-      await updateStats(db, namespaceId, added.count - removed.count, added.length - removed.length);
+  /**
+   * Adds passages to the file: those with the same node ids are replaced (also when they were indexed
+   * under another file of the namespace), the file's others are kept. A passage whose new text has no
+   * term is removed. Pass a transaction's manager to join it.
+   */
+  async add(namespaceId: string, fileId: string, passages: Passage[], manager?: EntityManager): Promise<void> {
+    if (!passages.length) return;
+    await this.write(manager, (db) => this.store(db, namespaceId, fileId, passages, 'these-nodes'));
+  }
+
+  /** Removes these passages of the file; ids it does not have are ignored. Pass a transaction's manager to join it. */
+  async removePassages(namespaceId: string, fileId: string, nodeIds: string[], manager?: EntityManager): Promise<void> {
+    if (!nodeIds.length) return;
+    await this.write(manager, async (db) => {
+      if (!(await lockNamespace(db, namespaceId))) return;
+      const removed = await deleteDocs(db, namespaceId, fileId, nodeIds, 'nodes-of-file');
+      if (removed.count) await updateStats(db, namespaceId, -removed.count, -removed.length);
     });
+  }
+
+  private async store(db: EntityManager, namespaceId: string, fileId: string, passages: Passage[], scope: 'replace-file' | 'these-nodes') {
+    const given = [...new Map(passages.map((p) => [p.nodeId, p])).values()];
+    const docs: Array<{ nodeId: string; length: number; tf: Map<string, number> }> = [];
+    let analysed = 0;
+    for (const p of given) {
+      const d = { nodeId: p.nodeId, ...termFrequencies(p.text) };
+      if (d.length > 0) docs.push(d);
+      // Analysis is CPU work (about 1 µs a character): let the process answer requests between slices.
+      if ((analysed += p.text.length) > 50_000) {
+        analysed = 0;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    await db.query(
+      'INSERT INTO retrieval_stats (namespace_id, doc_count, total_length) VALUES ($1, 0, 0) ON CONFLICT (namespace_id) DO NOTHING',
+      [namespaceId],
+    );
+    await lockNamespace(db, namespaceId);
+    // Replacing the file: everything of the file goes, and the given nodes wherever they are. Adding:
+    // only the given nodes (also those without terms now, whose old text must not stay findable).
+    const removed =
+      scope === 'replace-file'
+        ? await deleteDocs(
+            db,
+            namespaceId,
+            fileId,
+            docs.map((d) => d.nodeId),
+            'file-and-nodes',
+          )
+        : await deleteDocs(
+            db,
+            namespaceId,
+            fileId,
+            given.map((p) => p.nodeId),
+            'nodes-anywhere',
+          );
+
+    for (let i = 0; i < docs.length; i += INSERT_CHUNK) {
+      const slice = docs.slice(i, i + INSERT_CHUNK);
+      await db.query(
+        `INSERT INTO retrieval_docs (namespace_id, node_id, file_id, length)
+         SELECT $1::uuid, u.node_id, $2::uuid, u.length FROM unnest($3::uuid[], $4::int[]) AS u(node_id, length)`,
+        [namespaceId, fileId, slice.map((d) => d.nodeId), slice.map((d) => d.length)],
+      );
+    }
+    const postings = docs.flatMap((d) => [...d.tf].map(([term, tf]) => ({ nodeId: d.nodeId, term, tf })));
+    for (let i = 0; i < postings.length; i += INSERT_CHUNK) {
+      const slice = postings.slice(i, i + INSERT_CHUNK);
+      await db.query(
+        `INSERT INTO retrieval_postings (namespace_id, term, node_id, file_id, tf)
+         SELECT $1::uuid, u.term, u.node_id, $2::uuid, u.tf FROM unnest($3::text[], $4::uuid[], $5::int[]) AS u(term, node_id, tf)`,
+        [namespaceId, fileId, slice.map((p) => p.term), slice.map((p) => p.nodeId), slice.map((p) => p.tf)],
+      );
+    }
+    const added = { count: docs.length, length: docs.reduce((sum, d) => sum + d.length, 0) };
+    await updateStats(db, namespaceId, added.count - removed.count, added.length - removed.length);
   }
 
   /** Removes every passage of the file. Pass a transaction's manager to join it. */
@@ -91,7 +141,7 @@ export class PostgresBm25Retriever implements PassageRetriever {
     await this.write(manager, async (db) => {
       // No stats row: nothing was ever indexed in this namespace.
       if (!(await lockNamespace(db, namespaceId))) return;
-      const removed = await deleteDocs(db, namespaceId, fileId, []);
+      const removed = await deleteDocs(db, namespaceId, fileId, [], 'file-and-nodes');
       if (removed.count) await updateStats(db, namespaceId, -removed.count, -removed.length);
     });
   }
@@ -145,24 +195,34 @@ async function lockNamespace(db: EntityManager, namespaceId: string): Promise<bo
   return rows.length > 0;
 }
 
-/** Deletes the passages of a file, and these nodes wherever they are; returns their count and total length. */
+/**
+ * Deletes passages and returns their count and total length: the file's and these nodes wherever
+ * they are (file-and-nodes), these nodes wherever they are (nodes-anywhere), or these nodes if they
+ * are the file's (nodes-of-file).
+ */
 async function deleteDocs(
   db: EntityManager,
   namespaceId: string,
   fileId: string,
   nodeIds: string[],
+  scope: 'file-and-nodes' | 'nodes-anywhere' | 'nodes-of-file',
 ): Promise<{ count: number; length: number }> {
+  const [where, params] = {
+    'file-and-nodes': ['(file_id = $2 OR node_id = ANY($3::uuid[]))', [namespaceId, fileId, nodeIds]],
+    'nodes-anywhere': ['node_id = ANY($2::uuid[])', [namespaceId, nodeIds]],
+    'nodes-of-file': ['(file_id = $2 AND node_id = ANY($3::uuid[]))', [namespaceId, fileId, nodeIds]],
+  }[scope] as [string, unknown[]];
   const [row] = (await db.query(
     `WITH gone AS (
        DELETE FROM retrieval_docs
-       WHERE namespace_id = $1 AND (file_id = $2 OR node_id = ANY($3::uuid[]))
+       WHERE namespace_id = $1 AND ${where}
        RETURNING node_id, file_id, length
      ), gone_postings AS (
        DELETE FROM retrieval_postings p USING gone g
        WHERE p.namespace_id = $1 AND p.file_id = g.file_id AND p.node_id = g.node_id
      )
      SELECT count(*)::int AS count, coalesce(sum(length), 0)::bigint::text AS length FROM gone`,
-    [namespaceId, fileId, nodeIds],
+    params,
   )) as { count: number; length: string }[];
   return { count: row.count, length: Number(row.length) };
 }

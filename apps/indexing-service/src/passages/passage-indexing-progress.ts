@@ -1,0 +1,93 @@
+import { Injectable } from '@nestjs/common';
+import type { StepProgress } from '@docintel/contracts';
+import { IndexationStateRepository } from '../indexation/indexation-state.repository';
+import { settledStatus, type BatchOutcome, type StepRun } from '../pipeline/step-progress';
+
+/** additionalInfos.passage_indexing */
+export const PASSAGE_INDEXING_KEY = 'passage_indexing';
+
+export interface PassageIndexingProgress extends StepProgress {
+  /** Passages written to the search index (leaves with text, and table rows). */
+  indexedPassages: number;
+}
+
+const runOrder = (r: { generation: number; requestedTime: number }) => [r.generation, r.requestedTime] as const;
+/** -1, 0 or 1 as run a is older than, the same as or newer than run b. */
+function compareRuns(a: StepRun, b: StepRun): number {
+  const [ga, ta] = runOrder(a);
+  const [gb, tb] = runOrder(b);
+  return ga !== gb ? Math.sign(ga - gb) : Math.sign(ta - tb);
+}
+
+/**
+ * additionalInfos.passage_indexing, kept like the other steps' records (StepProgressRecorder) but
+ * opened by the step itself on the first batch of a run it sees, since the announcement of a tree
+ * plans only the records of node_embedding and formula_augmentation. So the record shows from the
+ * first batch handled, not PENDING from the commit; `totalNodes` counts the nodes of the batches
+ * handled so far and is the run's total once every batch is done.
+ */
+@Injectable()
+export class PassageIndexingProgressRecorder {
+  constructor(private readonly state: IndexationStateRepository) {}
+
+  /** Opens (or finds) the run's record; false when the file's record belongs to a newer run (this batch is stale). */
+  async open(fileId: string, run: StepRun, batches: number): Promise<boolean> {
+    let stale = false;
+    await this.state.updateInfo<PassageIndexingProgress>(fileId, PASSAGE_INDEXING_KEY, (p) => {
+      const order = p ? compareRuns(p, run) : -1;
+      if (order > 0) stale = true;
+      if (order >= 0) return undefined;
+      return {
+        status: 'RUNNING',
+        requestedTime: run.requestedTime,
+        generation: run.generation,
+        batches,
+        batchesDone: 0,
+        skippedBatches: 0,
+        failedBatches: 0,
+        totalNodes: 0,
+        indexedPassages: 0,
+        reason: null,
+        lastError: null,
+        updatedTime: Date.now(),
+      };
+    });
+    return !stale;
+  }
+
+  async attemptFailed(fileId: string, run: StepRun, error: string): Promise<void> {
+    await this.state.updateInfo<PassageIndexingProgress>(fileId, PASSAGE_INDEXING_KEY, (p) =>
+      p && compareRuns(p, run) === 0 ? { ...p, lastError: error, updatedTime: Date.now() } : undefined,
+    );
+  }
+
+  /** A batch of `nodes` nodes is over. */
+  async batchOver(fileId: string, run: StepRun, nodes: number, outcome: BatchOutcome): Promise<void> {
+    await this.state.updateInfo<PassageIndexingProgress>(fileId, PASSAGE_INDEXING_KEY, (p) => {
+      if (!p || compareRuns(p, run) !== 0) return undefined;
+      const next: PassageIndexingProgress = {
+        ...p,
+        batchesDone: Math.min(p.batches, p.batchesDone + 1),
+        totalNodes: p.totalNodes + nodes,
+        updatedTime: Date.now(),
+      };
+      switch (outcome.kind) {
+        case 'done':
+          next.indexedPassages += outcome.count;
+          break;
+        case 'skipped':
+          next.skippedBatches += 1;
+          next.reason = outcome.reason;
+          break;
+        case 'failed':
+          next.failedBatches += 1;
+          next.lastError = outcome.error;
+          break;
+      }
+      next.status = settledStatus(next, next.indexedPassages);
+      // A document whose nodes hold no passage (only containers, or no text) is done, not skipped.
+      if (next.status === 'SKIPPED') next.status = 'SUCCESS';
+      return next;
+    });
+  }
+}

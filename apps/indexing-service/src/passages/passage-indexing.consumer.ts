@@ -1,0 +1,98 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Hooks, type NodeBatchCreatedEvent } from '@docintel/contracts';
+import { LOGGER, type Logger } from '@docintel/observability';
+import type { PassageRetriever } from '@docintel/retrieval';
+import { IndexationStateRepository } from '../indexation/indexation-state.repository';
+import { DurableWorker, type Delivery, type DurableHandler } from '../pipeline/durable-worker.decorator';
+import type { StepRun } from '../pipeline/step-progress';
+import { buildPassages, headingsAbove, tableHeaderRows, withTableHeaders } from './passage-builder';
+import { PassageIndexingProgressRecorder } from './passage-indexing-progress';
+import { PASSAGE_RETRIEVER } from './passage-retriever.provider';
+import { PassagesRepository } from './passages.repository';
+
+const FOREIGN_KEY_VIOLATION = '23503';
+
+/**
+ * passage_indexing, asynchronous: a durable consumer of node.batch.created shared by every replica.
+ * For each batch of a committed tree it builds the batch's passages (leaves with text, and table
+ * rows; see passage-builder.ts), stores them (passages table: text, headings, segments with
+ * positions) and adds them to the lexical index (PassageRetriever.add). No rule gates it: QA and
+ * extraction jobs need every indexed file searchable.
+ *
+ * Passages of a tree a reparse replaced are removed by the first batch of the new tree that runs
+ * (passages remember their generation); until then a search never returns them (it reads the
+ * current tree's passages only). A batch that finishes after its tree was replaced removes what it
+ * wrote. A deleted file's passages go with it (foreign key, and a trigger for the lexical index).
+ */
+@DurableWorker({ message: Hooks.nodeBatchCreated, durable: 'passage_indexing', concurrency: 1, maxMessages: 1 })
+@Injectable()
+export class PassageIndexingConsumer implements DurableHandler<NodeBatchCreatedEvent> {
+  constructor(
+    private readonly state: IndexationStateRepository,
+    private readonly progress: PassageIndexingProgressRecorder,
+    private readonly passages: PassagesRepository,
+    @Inject(PASSAGE_RETRIEVER) private readonly retriever: PassageRetriever,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async handle(event: NodeBatchCreatedEvent, delivery: Delivery): Promise<void> {
+    const run: StepRun = { requestedTime: event.requestedTime, generation: event.generation };
+    const file = await this.state.load(event.fileId);
+    // Deleted, or a newer tree replaced this one (its nodes are gone): nothing to index.
+    if (!file || file.namespaceId !== event.namespaceId || file.currentGeneration !== event.generation) return;
+    if (!(await this.progress.open(event.fileId, run, event.batches))) return; // an older run's batch
+    const { namespaceId, fileId, generation } = event;
+
+    try {
+      // Reparse clean-up: passages built from an older tree of the file.
+      const stale = await this.passages.staleNodeIds(fileId, generation);
+      if (stale.length) {
+        await this.retriever.removePassages(namespaceId, fileId, stale);
+        await this.passages.deleteNodes(fileId, stale);
+      }
+
+      const sources = await this.passages.sources(fileId, generation, event.nodeIds);
+      const outline = await this.passages.outline(fileId, generation);
+      const typeOf = new Map(outline.map((n) => [n.id, n.type]));
+      const rows = sources.filter((s) => s.type === 'row');
+      const headerRows = tableHeaderRows(outline, rows);
+      const headings = withTableHeaders(headingsAbove(outline, new Set(sources.map((s) => s.id))), headerRows);
+      const cells = await this.passages.cellsOf(fileId, generation, [...new Set([...rows.map((s) => s.id), ...headerRows.values()])]);
+      headings.fill(cells);
+      const order = new Map(event.nodeIds.map((id, i) => [id, i]));
+      sources.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+      const built = buildPassages(sources, cells, typeOf, headings.map);
+      delivery.progress();
+
+      try {
+        await this.passages.upsert(namespaceId, fileId, generation, built);
+        await this.retriever.add(
+          namespaceId,
+          fileId,
+          built.map((p) => ({ nodeId: p.nodeId, text: p.text })),
+        );
+      } catch (err) {
+        if ((err as { code?: string }).code === FOREIGN_KEY_VIOLATION) return; // the file was deleted meanwhile
+        throw err;
+      }
+      // A reparse committed while we worked: its clean-up may have run before our write, so undo it here.
+      const now = await this.state.load(fileId);
+      if (!now || now.currentGeneration !== generation) {
+        const ids = built.map((p) => p.nodeId);
+        await this.retriever.removePassages(namespaceId, fileId, ids);
+        await this.passages.deleteNodes(fileId, ids);
+        return;
+      }
+      await this.progress.batchOver(fileId, run, event.nodeIds.length, { kind: 'done', count: built.length });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (delivery.lastDelivery) {
+        await this.progress.batchOver(fileId, run, event.nodeIds.length, { kind: 'failed', error: message }).catch(() => undefined);
+      } else {
+        await this.progress.attemptFailed(fileId, run, message).catch(() => undefined);
+      }
+      this.logger.warn({ err, fileId, batch: event.batch, deliveryCount: delivery.deliveryCount }, 'passage_indexing attempt failed');
+      throw err;
+    }
+  }
+}

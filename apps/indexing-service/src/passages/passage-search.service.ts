@@ -1,0 +1,75 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { PassageDto, PassageSearchReply, PassageSearchRequest } from '@docintel/contracts';
+import { LOGGER, type Logger } from '@docintel/observability';
+import { HybridPassageSearch, type PassageRetriever } from '@docintel/retrieval';
+import { Embeddings } from '../embeddings/embedder.provider';
+import { PASSAGE_RETRIEVER, RETRIEVAL_ENV } from './passage-retriever.provider';
+import { RetrievalEnv } from './retrieval.env';
+import { PassagesRepository } from './passages.repository';
+
+/** Hits asked of the fusion beyond the limit: some may not hydrate (a dense hit on a node that is not a passage, a replaced tree). */
+const HEADROOM = 20;
+
+/**
+ * indexing.passages.search: HybridPassageSearch (libs/retrieval) over the namespace's passages of
+ * the given files, BM25 from the PassageRetriever and the node vectors of node_embedding with the
+ * query embedded by the same embedder, fused by reciprocal rank; then each hit is read from the
+ * passages table (text, headings, segments with positions), current trees only. When the dense leg
+ * fails (embedder down) the search answers from BM25 alone and logs why.
+ */
+@Injectable()
+export class PassageSearchService {
+  private readonly hybrid: HybridPassageSearch;
+
+  constructor(
+    @Inject(PASSAGE_RETRIEVER) retriever: PassageRetriever,
+    embeddings: Embeddings,
+    private readonly passages: PassagesRepository,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(RETRIEVAL_ENV) env: RetrievalEnv,
+  ) {
+    this.hybrid = new HybridPassageSearch({
+      retriever,
+      parameters: {
+        lexicalWeight: env.RETRIEVAL_LEXICAL_WEIGHT,
+        denseWeight: env.RETRIEVAL_DENSE_WEIGHT,
+        rrfK: env.RETRIEVAL_RRF_K,
+        candidates: env.RETRIEVAL_CANDIDATES,
+      },
+      vectors: (namespaceId, vector, options) => embeddings.store.search(namespaceId, vector, options),
+      embedQuery: async (query) => (await embeddings.embedder.embed([query.slice(0, embeddings.maxChars)]))[0],
+    });
+  }
+
+  async search(namespaceId: string, req: PassageSearchRequest): Promise<PassageSearchReply> {
+    const fileIds = [...new Set(req.fileIds)];
+    const { hits, denseError } = await this.hybrid.search(namespaceId, req.query, {
+      limit: Math.min(1000, req.limit + HEADROOM),
+      fileIds,
+      dense: req.dense ?? true,
+    });
+    if (denseError) this.logger.warn({ err: denseError }, 'passage search: the dense leg failed, answering from BM25 alone');
+    const stored = await this.passages.read(
+      namespaceId,
+      fileIds,
+      hits.map((h) => h.nodeId),
+    );
+    const passages: PassageDto[] = [];
+    for (const hit of hits) {
+      const p = stored.get(hit.nodeId);
+      if (!p) continue;
+      passages.push({
+        id: p.nodeId,
+        fileId: p.fileId,
+        fileName: p.fileName,
+        nodeType: p.nodeType,
+        text: p.text,
+        headings: p.headings,
+        segments: p.segments,
+        score: hit.score,
+      });
+      if (passages.length === req.limit) break;
+    }
+    return { passages };
+  }
+}

@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import {
+  FilesResolve,
+  PassageSearchRequest,
+  PassagesSearch,
+  ResolveFilesRequest,
+  type PassageSearchReply,
+  type ResolveFilesReply,
+  type RpcContext,
+} from '@docintel/contracts';
+import { RpcHandler } from '@docintel/messaging';
+import { requireNamespace } from '../tenancy';
+import { FilesResolveService } from './files-resolve.service';
+import { PassageSearchService } from './passage-search.service';
+
+/** What the job orchestrator asks of the indexing service: the files of a job, and passages to read. */
+@Injectable()
+export class PassagesHandler {
+  constructor(
+    private readonly resolver: FilesResolveService,
+    private readonly search: PassageSearchService,
+  ) {}
+
+  @RpcHandler(FilesResolve)
+  resolve(req: ResolveFilesRequest, ctx: RpcContext): Promise<ResolveFilesReply> {
+    return this.resolver.resolve(requireNamespace(ctx), req);
+  }
+
+  @RpcHandler(PassagesSearch)
+  passages(req: PassageSearchRequest, ctx: RpcContext): Promise<PassageSearchReply> {
+    return this.search.search(requireNamespace(ctx), req);
+  }
+}

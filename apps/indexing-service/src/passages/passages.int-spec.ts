@@ -1,0 +1,434 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { DataSource } from 'typeorm';
+import { EmbeddingsEnv, NodeVectorStore, type Embedder } from '@docintel/ai';
+import {
+  FilesResolve,
+  HealthPings,
+  PassagesSearch,
+  RulesEvaluate,
+  type EvaluateRulesRequest,
+  type NodeRecord,
+  type NodeType,
+  type PassageDto,
+  type Position,
+  type RpcContext,
+  type RuleDecision,
+} from '@docintel/contracts';
+import { RpcClient, RpcHandler } from '@docintel/messaging';
+import { createLogger } from '@docintel/observability';
+import { serviceModule } from '@docintel/runtime';
+import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
+import { CollectionEntity } from '../collections/collection.entity';
+import { Embeddings } from '../embeddings/embedder.provider';
+import { FilesRepository } from '../files/files.repository';
+import { IndexedFileEntity } from '../files/indexed-file.entity';
+import { IndexationStateRepository } from '../indexation/indexation-state.repository';
+import { IndexingEnv } from '../indexing.env';
+import { migrations } from '../migrations';
+import { NodeStoreRepository } from '../nodes/node-store.repository';
+import { TreeEvents } from '../pipeline/tree-events';
+import { PASSAGE_INDEXING_KEY, type PassageIndexingProgress } from './passage-indexing-progress';
+import { PassagesRepository } from './passages.repository';
+
+/**
+ * The passages feature on real PostgreSQL and NATS: trees are committed and announced as the
+ * parser does (node.batch.created), passage_indexing and node_embedding run as durable consumers
+ * (the embedder is a small deterministic one, the rules engine a handler that lets everything
+ * through), and the two calls are made over NATS as the job orchestrator makes them.
+ */
+
+const logger = createLogger('passages-test', 'silent');
+
+/** Words grouped by meaning: a text's vector counts each group's words, so synonyms are close and unrelated texts far. */
+const CONCEPTS = [
+  ['cat', 'cats', 'feline', 'kitten', 'kittens'],
+  ['car', 'cars', 'automobile', 'vehicle', 'vehicles'],
+  ['rent', 'payment', 'invoice', 'price', 'prices'],
+  ['ocean', 'sea', 'marine', 'waves'],
+  ['widget', 'gadget', 'device'],
+];
+class ConceptEmbedder implements Embedder {
+  readonly model = 'test:concepts';
+  readonly dimensions = CONCEPTS.length + 1;
+  embed(texts: string[]): Promise<Float32Array[]> {
+    return Promise.resolve(
+      texts.map((t) => {
+        const v = new Float32Array(this.dimensions);
+        v[CONCEPTS.length] = 0.05; // never a zero vector
+        for (const word of t.toLowerCase().match(/[a-z]+/g) ?? []) CONCEPTS.forEach((c, i) => c.includes(word) && (v[i] += 1));
+        return v;
+      }),
+    );
+  }
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+@Injectable()
+class LetEverythingThrough {
+  @RpcHandler(RulesEvaluate)
+  evaluate(_req: EvaluateRulesRequest): RuleDecision {
+    return { run: true, filter: {} };
+  }
+}
+
+let infra: TestInfrastructure;
+let app: TestingModule;
+let rpc: RpcClient;
+let ds: DataSource;
+let files: FilesRepository;
+let nodes: NodeStoreRepository;
+let state: IndexationStateRepository;
+let events: TreeEvents;
+let passages: PassagesRepository;
+
+beforeAll(async () => {
+  infra = await startTestInfrastructure('passages');
+  const env = Object.assign(new IndexingEnv(), {
+    DATABASE_URL: infra.databaseUrl,
+    NATS_URL: infra.natsUrl,
+    NATS_PREFIX: infra.natsPrefix,
+    RPC_TIMEOUT_MS: 10_000,
+    SHUTDOWN_TIMEOUT_MS: 5000,
+    NODE_BATCH_SIZE: 4,
+    PIPELINE_MAX_DELIVER: 3,
+  });
+  app = await Test.createTestingModule({
+    imports: [
+      serviceModule(
+        {
+          service: 'indexing-service',
+          ping: HealthPings.indexing,
+          persistence: { schema: 'indexing', entities: [IndexedFileEntity, CollectionEntity], migrations },
+          imports: [(await import('./passages.module')).PassagesModule.forRoot(new EmbeddingsEnv())],
+          providers: [LetEverythingThrough],
+        },
+        env,
+        logger,
+      ),
+    ],
+  })
+    .overrideProvider(Embeddings)
+    .useFactory({
+      factory: (source: DataSource) => {
+        const embedder = new ConceptEmbedder();
+        return { embedder, store: new NodeVectorStore(source, { model: embedder.model, dimensions: embedder.dimensions }), maxChars: 2000 };
+      },
+      inject: [DataSource],
+    })
+    .compile();
+  await app.init();
+  rpc = app.get(RpcClient);
+  ds = app.get(DataSource);
+  files = new FilesRepository(ds);
+  state = app.get(IndexationStateRepository);
+  nodes = app.get(NodeStoreRepository);
+  events = app.get(TreeEvents);
+  passages = app.get(PassagesRepository);
+}, 60_000);
+
+afterAll(async () => {
+  await app?.close();
+  await infra?.teardown();
+});
+
+const ctxOf = (namespaceId: string): RpcContext => ({ requestId: 'passages-test', namespaceId });
+
+async function newFile(ns: string, name = `${randomUUID()}.pdf`): Promise<string> {
+  const { file } = await files.createOrGet(ns, {
+    namespaceName: 'acme',
+    providerId: randomUUID(),
+    providerName: 'Local storage',
+    key: name,
+    name,
+    extension: name.split('.').pop() ?? '',
+    size: 10,
+    mediaType: 'application/pdf',
+    owner: { id: randomUUID(), email: 'a@example.com', firstName: '', lastName: '', avatarUrl: '' },
+  });
+  return file.id;
+}
+
+function treeWriter() {
+  const records: NodeRecord[] = [];
+  const ordinals = new Map<string | null, number>();
+  const add = (type: NodeType, text: string, parentId: string | null, extra: Partial<NodeRecord> = {}): string => {
+    const id = randomUUID();
+    const ordinal = ordinals.get(parentId) ?? 0;
+    ordinals.set(parentId, ordinal + 1);
+    records.push({ id, parentId, ordinal, type, text, ...extra });
+    return id;
+  };
+  return { records, add };
+}
+
+/** Writes and commits a tree as corpus_parsing does, announces it, and waits until passages and vectors are written. */
+async function index(ns: string, fileId: string, records: NodeRecord[]): Promise<number> {
+  const g = await nodes.beginGeneration(fileId);
+  await nodes.insertBatch(fileId, g, records);
+  const requestedTime = Date.now();
+  const run = { namespaceId: ns, namespaceName: 'acme', fileId, requestedTime, generation: g, mimeType: 'application/pdf', size: 10 };
+  const announcement = events.plan(
+    run,
+    (await nodes.nodesInTreeOrder(fileId, g)).filter((n) => n.id !== records[0].id),
+    'parsed',
+  );
+  await ds.query(`UPDATE files SET requested_time = $2 WHERE id = $1`, [fileId, requestedTime]);
+  await nodes.commitGeneration(fileId, g, { additionalInfo: announcement.records });
+  await nodes.deleteVectorsOfReplacedNodes(fileId, g);
+  await events.publish(announcement);
+  await until(async () => {
+    const file = await state.load(fileId);
+    const p = file?.additionalInfo[PASSAGE_INDEXING_KEY] as PassageIndexingProgress | undefined;
+    const e = file?.additionalInfo.node_embedding as { status?: string } | undefined;
+    return p?.generation === g && p.status === 'SUCCESS' && e?.status === 'SUCCESS';
+  }, `file ${fileId} indexed`);
+  return g;
+}
+
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const bbox = (page: number, y: number): Position => ({ type: 'BBOX', page_number: page, bbox: { x0: 72, y0: y, x1: 520, y1: y + 12 } });
+
+/** A PDF-like tree: pages holding headings and paragraphs, with boxes. */
+function pdfTree(paragraphs: string[]) {
+  const w = treeWriter();
+  const root = w.add('document', '', null);
+  const page = w.add('page', '', root);
+  w.add('heading', 'Lease terms', page, { level: 1, positions: [bbox(1, 60)] });
+  const ids = paragraphs.map((text, i) => w.add('paragraph', text, page, { positions: [bbox(1, 90 + 20 * i)] }));
+  return { records: w.records, ids };
+}
+
+/** A spreadsheet-like tree: a section per sheet headed by its name, a table of rows of cells. */
+function sheetTree(sheet: string, rows: string[][]) {
+  const w = treeWriter();
+  const root = w.add('document', '', null);
+  const section = w.add('section', '', root);
+  w.add('heading', sheet, section, { level: 1 });
+  const table = w.add('table', '', section);
+  const rowIds = rows.map((cells, r) => {
+    const row = w.add('row', '', table);
+    cells.forEach((text, col) => w.add('cell', text, row, { positions: [{ type: 'CELL', sheet_name: sheet, row: r, col }] }));
+    return row;
+  });
+  return { records: w.records, rowIds };
+}
+
+const search = (ns: string, query: string, fileIds: string[], extra: { limit?: number; dense?: boolean } = {}) =>
+  rpc.call(
+    PassagesSearch,
+    { query, fileIds, limit: extra.limit ?? 10, ...(extra.dense === undefined ? {} : { dense: extra.dense }) },
+    ctxOf(ns),
+  );
+
+describe('indexing.passages.search', () => {
+  const ns = randomUUID();
+  const other = randomUUID();
+  let lease: string;
+  let sheet: string;
+  let theirs: string;
+  let leaseTree: ReturnType<typeof pdfTree>;
+  let sheetRows: ReturnType<typeof sheetTree>;
+
+  beforeAll(async () => {
+    lease = await newFile(ns, 'lease.pdf');
+    leaseTree = pdfTree([
+      'The tenant pays the rent on the first day of each month.',
+      'Termination requires a notice period of three months, sent by registered letter.',
+      'The feline companion of the tenant is allowed in the apartment.',
+      'Quarantined zyxomorphic substances are forbidden on the premises.',
+      'The ocean view balcony is shared.',
+    ]);
+    await index(ns, lease, leaseTree.records);
+    sheet = await newFile(ns, 'prices.xlsx');
+    sheetRows = sheetTree('Prices', [
+      ['Item', 'Price'],
+      ['Widget', '4.50 EUR'],
+      ['Gizmo', '', '12 EUR'],
+    ]);
+    await index(ns, sheet, sheetRows.records);
+    theirs = await newFile(other, 'secret.pdf');
+    await index(other, theirs, pdfTree(['The zyxomorphic formula of the competitor is secret.']).records);
+  }, 60_000);
+
+  it('finds a passage by a rare term, with its headings and BBOX positions', async () => {
+    const { passages: found } = await search(ns, 'zyxomorphic substances', [lease, sheet]);
+    const top = found[0];
+    expect(top).toEqual({
+      id: leaseTree.ids[3],
+      fileId: lease,
+      fileName: 'lease.pdf',
+      nodeType: 'paragraph',
+      text: 'Quarantined zyxomorphic substances are forbidden on the premises.',
+      headings: ['Lease terms'],
+      segments: [{ nodeId: leaseTree.ids[3], nodeType: 'paragraph', start: 0, end: 65, positions: [bbox(1, 150)] }],
+      score: expect.any(Number) as number,
+    });
+  });
+
+  it('finds a passage by meaning alone (dense), unless dense is off', async () => {
+    const { passages: found } = await search(ns, 'kittens', [lease]);
+    expect(found[0].id).toBe(leaseTree.ids[2]);
+    const { passages: lexicalOnly } = await search(ns, 'kittens', [lease], { dense: false });
+    expect(lexicalOnly).toEqual([]);
+  });
+
+  it('returns row passages with one segment per cell and CELL positions', async () => {
+    const { passages: found } = await search(ns, 'widget price', [sheet]);
+    const row = found.find((p) => p.id === sheetRows.rowIds[1]) as PassageDto;
+    // The table's first row is the row's innermost heading.
+    expect(row).toMatchObject({ fileId: sheet, fileName: 'prices.xlsx', nodeType: 'row', text: 'Widget | 4.50 EUR', headings: ['Prices', 'Item | Price'] });
+    expect(row.segments.map((s) => [row.text.slice(s.start, s.end), s.nodeType, s.positions])).toEqual([
+      ['Widget', 'cell', [{ type: 'CELL', sheet_name: 'Prices', row: 1, col: 0 }]],
+      ['4.50 EUR', 'cell', [{ type: 'CELL', sheet_name: 'Prices', row: 1, col: 1 }]],
+    ]);
+    // Empty cells leave no segment; cells are not passages of their own.
+    const gizmo = (await search(ns, 'gizmo', [sheet])).passages[0];
+    expect(gizmo.text).toBe('Gizmo | 12 EUR');
+    expect(gizmo.segments[1].positions).toEqual([{ type: 'CELL', sheet_name: 'Prices', row: 2, col: 2 }]);
+    expect(found.every((p) => p.nodeType !== 'cell')).toBe(true);
+  });
+
+  it('searches only the files named', async () => {
+    // Dense hits are always some passages of the files named: only theirs.
+    expect((await search(ns, 'widget', [lease], { limit: 50 })).passages.every((p) => p.fileId === lease)).toBe(true);
+    expect((await search(ns, 'widget', [lease], { dense: false })).passages).toEqual([]);
+    const { passages: both } = await search(ns, 'rent price', [lease, sheet], { limit: 50 });
+    expect(new Set(both.map((p) => p.fileId))).toEqual(new Set([lease, sheet]));
+    expect((await search(ns, 'rent', [lease], { limit: 1 })).passages).toHaveLength(1);
+  });
+
+  it('never returns another namespace’s passages, even when its file ids are named', async () => {
+    const { passages: found } = await search(ns, 'zyxomorphic competitor secret formula', [lease, theirs]);
+    expect(found.every((p) => p.fileId === lease)).toBe(true);
+    expect((await search(ns, 'competitor', [theirs])).passages).toEqual([]);
+    expect((await search(other, 'zyxomorphic', [theirs], { dense: false })).passages.map((p) => p.fileId)).toEqual([theirs]);
+    const { passages: dense } = await search(ns, 'competitor', [theirs, lease], { limit: 50 });
+    expect(dense.every((p) => p.fileId === lease)).toBe(true);
+  });
+
+  it('answers a question over ten files quickly', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const id = await newFile(ns, `contract-${i}.pdf`);
+      await index(
+        ns,
+        id,
+        pdfTree(Array.from({ length: 40 }, (_, j) => `Clause ${j} of contract ${i}: the vehicle rent is paid by invoice ${i * 100 + j}.`))
+          .records,
+      );
+      ids.push(id);
+    }
+    await search(ns, 'warm up', ids);
+    const times: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const t = performance.now();
+      const { passages: found } = await search(ns, 'When is the rent for the automobile paid?', ids, { limit: 20 });
+      times.push(performance.now() - t);
+      expect(found).toHaveLength(20);
+    }
+    times.sort((a, b) => a - b);
+    process.stdout.write(`passage search over 10 files (400 passages): median ${times[5].toFixed(1)} ms, max ${times[9].toFixed(1)} ms\n`);
+    expect(times[5]).toBeLessThan(1000);
+  }, 60_000);
+});
+
+describe('removal of passages', () => {
+  const lexicalCount = async (fileId: string) =>
+    ((await ds.query(`SELECT count(*)::int AS n FROM retrieval_docs WHERE file_id = $1`, [fileId])) as Array<{ n: number }>)[0].n;
+  const stats = async (ns: string) =>
+    ((await ds.query(`SELECT doc_count::int AS n FROM retrieval_stats WHERE namespace_id = $1`, [ns])) as Array<{ n: number }>)[0]?.n ?? 0;
+
+  it('removes a file’s passages when the file is deleted', async () => {
+    const ns = randomUUID();
+    const kept = await newFile(ns);
+    await index(ns, kept, pdfTree(['Arbitration takes place in Geneva.']).records);
+    const gone = await newFile(ns);
+    await index(ns, gone, pdfTree(['Arbitration takes place in Paris.', 'Another clause.']).records);
+    expect(await stats(ns)).toBe(5); // two headings, three paragraphs
+    expect(await files.delete(ns, gone)).toBe(true);
+    expect(await passages.countForFile(gone)).toBe(0);
+    expect(await lexicalCount(gone)).toBe(0);
+    expect(await stats(ns)).toBe(2);
+    const { passages: found } = await search(ns, 'arbitration', [kept, gone], { limit: 50 });
+    expect(found.map((p) => p.fileId)).toEqual([kept, kept]);
+    expect(found[0].text).toBe('Arbitration takes place in Geneva.');
+  }, 30_000);
+
+  it('replaces a file’s passages when a reparse commits a new tree', async () => {
+    const ns = randomUUID();
+    const fileId = await newFile(ns);
+    await index(ns, fileId, pdfTree(['The deposit is two months of rent.']).records);
+    expect((await search(ns, 'deposit', [fileId], { dense: false })).passages).toHaveLength(1);
+    const g2 = await index(ns, fileId, pdfTree(['The guarantee is one month of rent.', 'Pets are welcome.']).records);
+    expect((await search(ns, 'deposit', [fileId], { dense: false })).passages).toEqual([]);
+    expect((await search(ns, 'guarantee', [fileId])).passages[0].text).toBe('The guarantee is one month of rent.');
+    expect(await passages.staleNodeIds(fileId, g2)).toEqual([]);
+    expect(await passages.countForFile(fileId)).toBe(3);
+    expect(await lexicalCount(fileId)).toBe(3);
+    expect(await stats(ns)).toBe(3);
+  }, 30_000);
+});
+
+describe('indexing.files.resolve', () => {
+  const ns = randomUUID();
+  const other = randomUUID();
+
+  async function collection(namespace: string, fileIds: string[]): Promise<string> {
+    const id = randomUUID();
+    await ds.query(`INSERT INTO collections (id, namespace_id, name, owner_id, policy_id, created_time) VALUES ($1, $2, 'c', $3, $3, 0)`, [
+      id,
+      namespace,
+      randomUUID(),
+    ]);
+    for (const [i, f] of fileIds.entries()) {
+      await ds.query(`INSERT INTO collection_files (collection_id, file_id, added_time) VALUES ($1, $2, $3)`, [id, f, i]);
+    }
+    return id;
+  }
+
+  it('resolves files and collections in the order first named, without duplicates', async () => {
+    const [a, b, c, d] = [await newFile(ns, 'a.pdf'), await newFile(ns, 'b.pdf'), await newFile(ns, 'c.pdf'), await newFile(ns, 'd.pdf')];
+    await index(ns, a, pdfTree(['indexed']).records);
+    await ds.query(`UPDATE files SET status = 'FAILED', error_message = 'broken' WHERE id = $1`, [d]);
+    const c1 = await collection(ns, [c, a, d]);
+    const empty = await collection(ns, []);
+    const theirFile = await newFile(other, 'x.pdf');
+    const theirCollection = await collection(other, [theirFile]);
+    const unknown = randomUUID();
+
+    const reply = await rpc.call(
+      FilesResolve,
+      { fileIds: [b, a, b, theirFile, unknown.toUpperCase()], collectionIds: [c1, empty, theirCollection] },
+      ctxOf(ns),
+    );
+    expect(reply).toEqual({
+      files: [
+        { fileId: b, name: 'b.pdf', status: 'PENDING', indexed: false },
+        { fileId: a, name: 'a.pdf', status: 'SUCCESS', indexed: true },
+        { fileId: c, name: 'c.pdf', status: 'PENDING', indexed: false },
+        { fileId: d, name: 'd.pdf', status: 'FAILED', indexed: false },
+      ],
+      missingFileIds: [theirFile, unknown.toUpperCase()],
+      missingCollectionIds: [theirCollection],
+    });
+    expect(await rpc.call(FilesResolve, {}, ctxOf(ns))).toEqual({ files: [], missingFileIds: [], missingCollectionIds: [] });
+    // The other namespace resolves its own ids, and not ours.
+    expect(await rpc.call(FilesResolve, { fileIds: [theirFile, a], collectionIds: [theirCollection, c1] }, ctxOf(other))).toEqual({
+      files: [{ fileId: theirFile, name: 'x.pdf', status: 'PENDING', indexed: false }],
+      missingFileIds: [a],
+      missingCollectionIds: [c1],
+    });
+  }, 30_000);
+});
