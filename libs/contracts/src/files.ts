@@ -14,7 +14,7 @@ import {
 import type { ErrorDetail } from './errors';
 import { EntityIdDto, UserIdDto } from './identifiers';
 import { keyExtension, keyProblems } from './item-keys';
-import { IsPageNumber, IsPageSize, MAX_PAGE, MAX_PAGE_SIZE, PageDto, type Page } from './paging';
+import { PageDto, RequiredPageQueryDto, type Page } from './paging';
 
 /** The extensions POST /files accepts, canonical lower case without the dot. */
 export const SUPPORTED_EXTENSIONS = [
@@ -193,21 +193,11 @@ export const IndexedFilePageDto = PageDto(IndexedFileDto, 'IndexedFilePageDto');
 export type IndexedFilePageDto = Page<IndexedFileDto>;
 
 /** GET /files: the files of one provider; page and pageSize are required there. */
-export class ListFilesQueryDto {
+export class ListFilesQueryDto extends RequiredPageQueryDto {
   @ApiProperty({ description: 'Provider ID' })
   @IsString({ message: 'must be a string' })
   @MaxLength(200)
   providerId: string;
-
-  @ApiProperty({ description: 'Page size', type: 'integer', format: 'int32', minimum: 1, maximum: MAX_PAGE_SIZE })
-  @IsDefined({ message: 'is required' })
-  @IsPageSize()
-  pageSize: number;
-
-  @ApiProperty({ description: 'Page number (0-based)', type: 'integer', format: 'int32', minimum: 0, maximum: MAX_PAGE })
-  @IsDefined({ message: 'is required' })
-  @IsPageNumber()
-  page: number;
 
   @ApiPropertyOptional({ description: `Sort property: ${FILE_SORT_FIELDS.join(', ')}`, default: 'name' })
   @IsOptional()

@@ -19,7 +19,7 @@ import {
 } from 'class-validator';
 import { EntityIdDto, UserIdDto } from './identifiers';
 import type { Position } from './nodes';
-import { IsPageNumber, IsPageSize, MAX_PAGE, MAX_PAGE_SIZE, PageDto, type Page } from './paging';
+import { PageDto, RequiredPageQueryDto, type Page } from './paging';
 
 /**
  * AI jobs (QA and metadata extraction): what clients send and read, as the reference API has it
@@ -303,17 +303,7 @@ export const JOB_SORT_FIELDS = ['createdTime', 'name', 'status'] as const;
 export type JobSortField = (typeof JOB_SORT_FIELDS)[number];
 
 /** GET /K/jobs. */
-export class ListJobsQueryDto {
-  @ApiProperty({ description: 'Page size', type: 'integer', format: 'int32', minimum: 1, maximum: MAX_PAGE_SIZE })
-  @IsDefined({ message: 'is required' })
-  @IsPageSize()
-  pageSize: number;
-
-  @ApiProperty({ description: 'Page number (0-based)', type: 'integer', format: 'int32', minimum: 0, maximum: MAX_PAGE })
-  @IsDefined({ message: 'is required' })
-  @IsPageNumber()
-  page: number;
-
+export class ListJobsQueryDto extends RequiredPageQueryDto {
   @ApiPropertyOptional({ description: `Sort property: ${JOB_SORT_FIELDS.join(', ')}`, default: 'createdTime' })
   @IsOptional()
   @IsIn(JOB_SORT_FIELDS, { message: `must be one of ${JOB_SORT_FIELDS.join(', ')}` })
@@ -443,6 +433,25 @@ export class JobRefRequest {
   @IsString()
   @MaxLength(200)
   jobId: string;
+}
+
+/**
+ * jobs.jobs.results / annotations, one part at a time: the units from `fromUnit` on, as many as fit
+ * in one NATS message. The gateway asks for the next part (`nextUnit`) until there is none, so a
+ * job of any size is answered whole over HTTP.
+ */
+export class JobPartRequest extends JobRefRequest {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  fromUnit?: number;
+}
+
+export interface JobPart<T> {
+  items: T[];
+  /** The unit to ask from next, or null when this part was the last. */
+  nextUnit: number | null;
 }
 
 /** work.jobs.unit: one unit of a job is ready to run (WORK stream). */

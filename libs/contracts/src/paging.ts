@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
+import { IsDefined, IsIn, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
 
 export const MAX_PAGE_SIZE = 1000;
 export const DEFAULT_PAGE_SIZE = 20;
@@ -84,6 +84,19 @@ export const IsPageNumber = () =>
 
 /** `pageSize`: 1 to MAX_PAGE_SIZE. */
 export const IsPageSize = () => PagingInteger('isPageSize', 1, MAX_PAGE_SIZE, { below: PAGE_SIZE_RANGE, above: PAGE_SIZE_RANGE });
+
+/** `page` and `pageSize`, both required: the files and job lists take them so, as the reference's int32 query parameters. */
+export class RequiredPageQueryDto {
+  @ApiProperty({ description: 'Page size', type: 'integer', format: 'int32', minimum: 1, maximum: MAX_PAGE_SIZE })
+  @IsDefined({ message: 'is required' })
+  @IsPageSize()
+  pageSize: number;
+
+  @ApiProperty({ description: 'Page number (0-based)', type: 'integer', format: 'int32', minimum: 0, maximum: MAX_PAGE })
+  @IsDefined({ message: 'is required' })
+  @IsPageNumber()
+  page: number;
+}
 
 export type SortOrder = 'asc' | 'desc';
 

@@ -13,17 +13,19 @@ import type { DownloadUrlResponseDto, ListItemsResponseDto, ProviderItemDto, Tra
 import {
   CreateExtractionJobRequest,
   CreateQaJobRequest,
+  JobPartRequest,
   JobRefRequest,
   ListJobsRequest,
   PassageSearchRequest,
   ResolveFilesRequest,
   type AnnotationDto,
   type ExtractionJobInputsDto,
-  type ExtractionJobOutputsDto,
   type JobDto,
+  type JobPart,
+  type MetaResultDto,
   type PassageSearchReply,
   type QaJobInputsDto,
-  type QaJobOutputsDto,
+  type QaResultDto,
   type ResolveFilesReply,
 } from './jobs';
 import { DocumentRequest, type DocumentReply } from './nodes';
@@ -100,8 +102,8 @@ export const ExtractionJobsCreate = rpc<CreateExtractionJobRequest, JobDto>(Subj
 export const JobsList = rpc<ListJobsRequest, Page<JobDto>>(Subjects.jobs.list, ListJobsRequest);
 export const JobsGet = rpc<JobRefRequest, JobDto>(Subjects.jobs.get, JobRefRequest);
 export const JobsInputs = rpc<JobRefRequest, QaJobInputsDto | ExtractionJobInputsDto>(Subjects.jobs.inputs, JobRefRequest);
-export const JobsResults = rpc<JobRefRequest, QaJobOutputsDto | ExtractionJobOutputsDto>(Subjects.jobs.results, JobRefRequest);
-export const JobsAnnotations = rpc<JobRefRequest, AnnotationDto[]>(Subjects.jobs.annotations, JobRefRequest);
+export const JobsResults = rpc<JobPartRequest, JobPart<QaResultDto | MetaResultDto>>(Subjects.jobs.results, JobPartRequest);
+export const JobsAnnotations = rpc<JobPartRequest, JobPart<AnnotationDto>>(Subjects.jobs.annotations, JobPartRequest);
 export const JobsCancel = rpc<JobRefRequest, JobDto>(Subjects.jobs.cancel, JobRefRequest);
 
 // rules-engine

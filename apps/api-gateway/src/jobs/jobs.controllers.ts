@@ -20,6 +20,7 @@ import {
   QaJobOutputsDto,
   QaJobsCreate,
   type JobKind,
+  type JobPart,
   type RpcContext,
 } from '@docintel/contracts';
 import { RpcClient } from '@docintel/messaging';
@@ -48,12 +49,24 @@ class JobReads {
     return this.rpc.call(JobsInputs, { kind: this.kind, jobId }, ctx);
   }
 
-  protected results(jobId: string, ctx: RpcContext) {
-    return this.rpc.call(JobsResults, { kind: this.kind, jobId }, ctx);
+  protected async results(jobId: string, ctx: RpcContext): Promise<QaJobOutputsDto | ExtractionJobOutputsDto> {
+    const results = await this.allParts((fromUnit) => this.rpc.call(JobsResults, { kind: this.kind, jobId, fromUnit }, ctx));
+    return { results } as QaJobOutputsDto | ExtractionJobOutputsDto;
   }
 
   protected annotations(jobId: string, ctx: RpcContext): Promise<AnnotationDto[]> {
-    return this.rpc.call(JobsAnnotations, { kind: this.kind, jobId }, ctx);
+    return this.allParts((fromUnit) => this.rpc.call(JobsAnnotations, { kind: this.kind, jobId, fromUnit }, ctx));
+  }
+
+  /** Results and citations come in parts that each fit in one NATS message; the client gets them whole. */
+  private async allParts<T>(read: (fromUnit: number) => Promise<JobPart<T>>): Promise<T[]> {
+    const items: T[] = [];
+    for (let next: number | null = 0; next !== null; ) {
+      const part: JobPart<T> = await read(next);
+      items.push(...part.items);
+      next = part.nextUnit;
+    }
+    return items;
   }
 
   protected cancelJob(jobId: string, ctx: RpcContext): Promise<JobDto> {

@@ -3,6 +3,7 @@ import {
   CreateExtractionJobRequest,
   CreateQaJobRequest,
   ExtractionJobsCreate,
+  JobPartRequest,
   JobRefRequest,
   JobsAnnotations,
   JobsCancel,
@@ -14,11 +15,12 @@ import {
   QaJobsCreate,
   type AnnotationDto,
   type ExtractionJobInputsDto,
-  type ExtractionJobOutputsDto,
   type JobDto,
   type Page,
   type QaJobInputsDto,
-  type QaJobOutputsDto,
+  type JobPart,
+  type MetaResultDto,
+  type QaResultDto,
   type RpcContext,
 } from '@docintel/contracts';
 import { RpcHandler } from '@docintel/messaging';
@@ -54,13 +56,13 @@ export class JobsHandler {
   }
 
   @RpcHandler(JobsResults)
-  results(req: JobRefRequest, ctx: RpcContext): Promise<QaJobOutputsDto | ExtractionJobOutputsDto> {
-    return this.jobs.results(ctx, req.kind, req.jobId);
+  results(req: JobPartRequest, ctx: RpcContext): Promise<JobPart<QaResultDto | MetaResultDto>> {
+    return this.jobs.results(ctx, req.kind, req.jobId, req.fromUnit);
   }
 
   @RpcHandler(JobsAnnotations)
-  annotations(req: JobRefRequest, ctx: RpcContext): Promise<AnnotationDto[]> {
-    return this.jobs.annotations(ctx, req.kind, req.jobId);
+  annotations(req: JobPartRequest, ctx: RpcContext): Promise<JobPart<AnnotationDto>> {
+    return this.jobs.annotations(ctx, req.kind, req.jobId, req.fromUnit);
   }
 
   @RpcHandler(JobsCancel)

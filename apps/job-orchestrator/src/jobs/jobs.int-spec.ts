@@ -24,12 +24,12 @@ import {
   ResolveFilesRequest,
   FileRefRequest,
   type AnnotationDto,
-  type ExtractionJobOutputsDto,
+  type MetaResultDto,
   type JobDto,
   type OntologyDto,
   type PassageDto,
   type PassageSearchReply,
-  type QaJobOutputsDto,
+  type QaResultDto,
   type ResolveFilesReply,
   type RpcContext,
 } from '@docintel/contracts';
@@ -271,7 +271,7 @@ describe('QA jobs', () => {
     expect(done).toMatchObject({ status: 'SUCCESS', progress: { total: 2, done: 2, failed: 0, answered: 2 } });
     expect(done.executionTime).toBeGreaterThanOrEqual(0);
 
-    const { results } = (await rpc.call(JobsResults, { kind: 'qa', jobId: created.jobId }, alice)) as QaJobOutputsDto;
+    const results = (await rpc.call(JobsResults, { kind: 'qa', jobId: created.jobId }, alice)).items as QaResultDto[];
     expect(results.map((r) => [r.questionId, r.rawValue, r.found])).toEqual([
       ['company', 'Acme', true],
       ['revenue', 'Revenue', true],
@@ -283,7 +283,7 @@ describe('QA jobs', () => {
     expect(fake.searchCalls.map((c) => c.req.query)).toContain('What is the Revenue\nAcme');
     expect(fake.searchCalls.every((c) => c.ctx.namespaceId === NS)).toBe(true);
 
-    const annotations = await rpc.call(JobsAnnotations, { kind: 'qa', jobId: created.jobId }, alice);
+    const annotations = (await rpc.call(JobsAnnotations, { kind: 'qa', jobId: created.jobId }, alice)).items;
     const byId = new Map(annotations.map((a) => [a.id.id, a]));
     const first = byId.get(results[0].referenceIds[0].id) as AnnotationDto;
     // The LINE position narrowed to the cited characters "Acme" (columns 15..19 of line 3).
@@ -381,7 +381,7 @@ describe('QA jobs', () => {
       q.question.includes('bad') ? Promise.reject(new Error('the model answered nonsense')) : Promise.resolve({ found: false, rawValue: '', value: null, confidence: 0.2, explanation: 'Not found.', citations: [] });
     const mixed = await rpc.call(QaJobsCreate, { files: { fileIds: [F1] }, questions: [{ question: 'good one' }, { question: 'bad one' }] }, alice);
     expect(await settle('qa', mixed.jobId)).toMatchObject({ status: 'SUCCESS', progress: { done: 1, failed: 1 } });
-    const { results } = (await rpc.call(JobsResults, { kind: 'qa', jobId: mixed.jobId }, alice)) as QaJobOutputsDto;
+    const results = (await rpc.call(JobsResults, { kind: 'qa', jobId: mixed.jobId }, alice)).items as QaResultDto[];
     expect(results[0]).toMatchObject({ found: false, explanation: 'Not found.', confidence: 0.2 });
     expect(results[1]).toMatchObject({ found: false, rawValue: '', explanation: 'The question could not be answered: the model answered nonsense' });
 
@@ -420,8 +420,8 @@ describe('QA jobs', () => {
     release();
     await new Promise((r) => setTimeout(r, 1500));
     expect(await rpc.call(JobsGet, { kind: 'qa', jobId: job.jobId }, alice)).toMatchObject({ status: 'ABORTED' });
-    expect(await rpc.call(JobsResults, { kind: 'qa', jobId: job.jobId }, alice)).toEqual({ results: [] });
-    expect(await rpc.call(JobsAnnotations, { kind: 'qa', jobId: job.jobId }, alice)).toEqual([]);
+    expect(await rpc.call(JobsResults, { kind: 'qa', jobId: job.jobId }, alice)).toEqual({ items: [], nextUnit: null });
+    expect(await rpc.call(JobsAnnotations, { kind: 'qa', jobId: job.jobId }, alice)).toEqual({ items: [], nextUnit: null });
     // Cancelling a terminal job changes nothing.
     expect(await rpc.call(JobsCancel, { kind: 'qa', jobId: job.jobId }, alice)).toMatchObject({ status: 'ABORTED' });
   });
@@ -439,12 +439,12 @@ describe('QA jobs', () => {
       alice,
     );
     for (let i = 0; i < 100; i++) {
-      const { results } = (await rpc.call(JobsResults, { kind: 'qa', jobId: job.jobId }, alice)) as QaJobOutputsDto;
+      const results = (await rpc.call(JobsResults, { kind: 'qa', jobId: job.jobId }, alice)).items as QaResultDto[];
       if (results.length) break;
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(await rpc.call(JobsGet, { kind: 'qa', jobId: job.jobId }, alice)).toMatchObject({ status: 'RUNNING', progress: { done: 1, total: 2 } });
-    expect(((await rpc.call(JobsResults, { kind: 'qa', jobId: job.jobId }, alice)) as QaJobOutputsDto).results.map((r) => r.explanation)).toEqual(['no first']);
+    expect(((await rpc.call(JobsResults, { kind: 'qa', jobId: job.jobId }, alice)).items as QaResultDto[]).map((r) => r.explanation)).toEqual(['no first']);
     release();
     expect(await settle('qa', job.jobId)).toMatchObject({ status: 'SUCCESS' });
   });
@@ -500,7 +500,7 @@ describe('extraction jobs', () => {
     expect(job).toMatchObject({ taskType: 'EXTRACTION', status: 'PENDING', progress: { total: 3 } });
     const done = await settle('extraction', job.jobId);
     expect(done).toMatchObject({ status: 'SUCCESS', progress: { total: 3, done: 2, failed: 1, answered: 6 } });
-    const { results } = (await rpc.call(JobsResults, { kind: 'extraction', jobId: job.jobId }, alice)) as ExtractionJobOutputsDto;
+    const results = (await rpc.call(JobsResults, { kind: 'extraction', jobId: job.jobId }, alice)).items as MetaResultDto[];
     expect(results.map((r) => [r.fileId, r.meta, r.found])).toEqual([
       [F1, 'title', false],
       [F1, 'Revenue', true],
@@ -513,9 +513,24 @@ describe('extraction jobs', () => {
     expect(results[2]).toMatchObject({ answer: { strValue: 'Acme Corp' }, explanation: expect.stringContaining("document's metadata") });
     expect(results[4].explanation).toBe(`The value could not be read from this file: File ${extra} was deleted`);
     expect(results[0]).toMatchObject({ answer: {}, rawValue: null });
-    const annotations = await rpc.call(JobsAnnotations, { kind: 'extraction', jobId: job.jobId }, alice);
+    const annotations = (await rpc.call(JobsAnnotations, { kind: 'extraction', jobId: job.jobId }, alice)).items;
     const cited = annotations.find((a) => a.id.id === results[2].referenceIds[0].id);
     expect(cited?.data).toMatchObject({ documentId: F2, positions: [{ type: 'LINE', line_number: 3, column_index_start: 15, column_index_stop: 24 }] });
+  });
+
+  it('gives the results of a large job in parts that each fit in a NATS message', async () => {
+    const many = Array.from({ length: 250 }, (_, i) => {
+      const id = randomUUID();
+      files.set(id, { name: `f${i}.txt`, status: 'SUCCESS', namespace: NS });
+      return id;
+    });
+    const job = await rpc.call(ExtractionJobsCreate, { files: { fileIds: many }, metas: [{ meta: 'Revenue' }] }, alice);
+    expect(await settle('extraction', job.jobId, alice, 60_000)).toMatchObject({ status: 'SUCCESS', progress: { total: 250, done: 250 } });
+    const first = await rpc.call(JobsResults, { kind: 'extraction', jobId: job.jobId }, alice);
+    expect([first.items.length, first.nextUnit]).toEqual([200, 200]);
+    const second = await rpc.call(JobsResults, { kind: 'extraction', jobId: job.jobId, fromUnit: 200 }, alice);
+    expect([second.items.length, second.nextUnit]).toEqual([50, null]);
+    expect([...first.items, ...second.items].map((r) => (r as MetaResultDto).fileId)).toEqual(many);
   });
 
   it('ends at once with no results when every file was skipped as unindexed', async () => {
@@ -525,7 +540,7 @@ describe('extraction jobs', () => {
       alice,
     );
     expect(job.status).toBe('SUCCESS');
-    expect(await rpc.call(JobsResults, { kind: 'extraction', jobId: job.jobId }, alice)).toEqual({ results: [] });
+    expect(await rpc.call(JobsResults, { kind: 'extraction', jobId: job.jobId }, alice)).toEqual({ items: [], nextUnit: null });
   });
 });
 
@@ -551,9 +566,9 @@ describe('with the LLM engine (a local server speaking the OpenAI chat-completio
     server.enqueue(openAiReply.rateLimited(0), openAiReply.output({ found: true, value: 1250000, explanation: 'The revenue row.', citations: [{ passageId: rowPassage.id, quote: '1,250,000' }] }));
     const job = await rpc.call(QaJobsCreate, { files: { fileIds: [F1] }, questions: [{ question: 'What is the revenue?', answerType: { dataType: 'INT' } }] }, alice);
     expect(await settle('qa', job.jobId)).toMatchObject({ status: 'SUCCESS' });
-    const { results } = (await rpc.call(JobsResults, { kind: 'qa', jobId: job.jobId }, alice)) as QaJobOutputsDto;
+    const results = (await rpc.call(JobsResults, { kind: 'qa', jobId: job.jobId }, alice)).items as QaResultDto[];
     expect(results[0]).toMatchObject({ found: true, answer: { longValue: 1250000 } });
-    const [cited] = await rpc.call(JobsAnnotations, { kind: 'qa', jobId: job.jobId }, alice);
+    const [cited] = (await rpc.call(JobsAnnotations, { kind: 'qa', jobId: job.jobId }, alice)).items;
     expect(cited.data.positions).toEqual([{ type: 'CELL', sheet_name: 'Sheet1', row: 4, col: 1 }]);
     expect(server.requests).toHaveLength(2);
 

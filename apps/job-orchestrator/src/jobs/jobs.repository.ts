@@ -180,13 +180,33 @@ export class JobsRepository {
     return rows.map(toUnit);
   }
 
-  async annotations(jobId: string): Promise<Array<{ id: string; createdAt: Date; data: AnnotationDto['data'] }>> {
-    const rows = (await this.ds.query('SELECT id, created_at, data FROM job_annotations WHERE job_id = $1 ORDER BY unit, ordinal', [jobId])) as Array<{
+  /** The answers of units fromUnit .. fromUnit + count - 1, in unit order. */
+  async unitResults(jobId: string, fromUnit: number, count: number): Promise<Array<{ unit: number; results: unknown[] }>> {
+    return (await this.ds.query('SELECT unit, results FROM job_units WHERE job_id = $1 AND unit >= $2 AND unit < $3 ORDER BY unit', [
+      jobId,
+      fromUnit,
+      fromUnit + count,
+    ])) as Array<{ unit: number; results: unknown[] }>;
+  }
+
+  /** The citations of units fromUnit .. fromUnit + count - 1, in unit and answer order. */
+  async annotations(jobId: string, fromUnit = 0, count = 2 ** 31 - 1): Promise<Array<{ id: string; unit: number; createdAt: Date; data: AnnotationDto['data'] }>> {
+    const rows = (await this.ds.query(
+      'SELECT id, unit, created_at, data FROM job_annotations WHERE job_id = $1 AND unit >= $2 AND unit < $3 ORDER BY unit, ordinal',
+      [jobId, fromUnit, Math.min(2 ** 31 - 1, fromUnit + count)],
+    )) as Array<{
       id: string;
+      unit: number;
       created_at: Date;
       data: AnnotationDto['data'];
     }>;
-    return rows.map((r) => ({ id: r.id, createdAt: r.created_at, data: r.data }));
+    return rows.map((r) => ({ id: r.id, unit: r.unit, createdAt: r.created_at, data: r.data }));
+  }
+
+  /** How many units the job has. */
+  async unitCount(jobId: string): Promise<number> {
+    const [{ count }] = (await this.ds.query('SELECT count(*)::int AS count FROM job_units WHERE job_id = $1', [jobId])) as Array<{ count: number }>;
+    return count;
   }
 
   /**

@@ -11,14 +11,15 @@ import {
   type CreateQaJobRequestDto,
   type ErrorDetail,
   type ExtractionJobInputsDto,
-  type ExtractionJobOutputsDto,
   type FilesInputDto,
   type JobDto,
   type JobKind,
   type ListJobsQueryDto,
   type Page,
   type QaJobInputsDto,
-  type QaJobOutputsDto,
+  type QaResultDto,
+  type MetaResultDto,
+  type JobPart,
   type RpcContext,
 } from '@docintel/contracts';
 import { RpcClient } from '@docintel/messaging';
@@ -30,6 +31,27 @@ import { UnitQueue } from './unit-queue';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NAME_CHARS = 120;
+
+/** Units read per part, and the JSON size a part stays under (NATS carries at most 1 MiB by default). */
+const UNITS_PER_PART = 200;
+const PART_BYTES = 512 * 1024;
+
+/**
+ * The units' items that fit in one part (always at least one unit's), and where the next part
+ * starts: the first unit left out, or after the units read when more may follow.
+ */
+export function takePart<T>(units: Array<{ unit: number; items: T[] }>, fromUnit: number, totalUnits: number): JobPart<T> {
+  const items: T[] = [];
+  let bytes = 0;
+  for (const u of units) {
+    const size = Buffer.byteLength(JSON.stringify(u.items));
+    if (items.length && bytes + size > PART_BYTES) return { items, nextUnit: u.unit };
+    items.push(...u.items);
+    bytes += size;
+  }
+  const next = fromUnit + UNITS_PER_PART;
+  return { items, nextUnit: next < totalUnits ? next : null };
+}
 
 export const CANCELLED_MESSAGE = 'Cancelled by the user; answers given before the cancellation are kept.';
 
@@ -147,16 +169,32 @@ export class JobsService {
     return job.inputs;
   }
 
-  /** The answers of the units that are over, in question (or file) order; partial while the job runs. */
-  async results(ctx: RpcContext, kind: JobKind, jobId: string): Promise<QaJobOutputsDto | ExtractionJobOutputsDto> {
+  /**
+   * The answers of the units that are over, in question (or file) order; partial while the job
+   * runs. One part at a time: the units from `fromUnit` on, as many as fit in PART_BYTES.
+   */
+  async results(ctx: RpcContext, kind: JobKind, jobId: string, fromUnit = 0): Promise<JobPart<QaResultDto | MetaResultDto>> {
     const job = await this.job(ctx, kind, jobId);
-    const units = await this.repo.units(job.id);
-    return { results: units.flatMap((u) => u.results) } as QaJobOutputsDto | ExtractionJobOutputsDto;
+    const units = await this.repo.unitResults(job.id, fromUnit, UNITS_PER_PART);
+    const total = await this.repo.unitCount(job.id);
+    return takePart(
+      units.map((u) => ({ unit: u.unit, items: u.results as Array<QaResultDto | MetaResultDto> })),
+      fromUnit,
+      total,
+    );
   }
 
-  async annotations(ctx: RpcContext, kind: JobKind, jobId: string): Promise<AnnotationDto[]> {
+  async annotations(ctx: RpcContext, kind: JobKind, jobId: string, fromUnit = 0): Promise<JobPart<AnnotationDto>> {
     const job = await this.job(ctx, kind, jobId);
-    return (await this.repo.annotations(job.id)).map((a) => toAnnotationDto(job, a));
+    const rows = await this.repo.annotations(job.id, fromUnit, UNITS_PER_PART);
+    const total = await this.repo.unitCount(job.id);
+    const byUnit = new Map<number, AnnotationDto[]>();
+    for (const a of rows) byUnit.set(a.unit, [...(byUnit.get(a.unit) ?? []), toAnnotationDto(job, a)]);
+    return takePart(
+      [...byUnit].map(([unit, items]) => ({ unit, items })),
+      fromUnit,
+      total,
+    );
   }
 
   async cancel(ctx: RpcContext, kind: JobKind, jobId: string): Promise<JobDto> {
