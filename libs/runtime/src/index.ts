@@ -3,3 +3,4 @@ export * from './run-service';
 export * from './process-safety-net';
 export * from './ping.handler';
 export * from './service-module';
+export * from './periodic-task';

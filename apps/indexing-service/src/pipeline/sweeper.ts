@@ -3,7 +3,7 @@ import type { NatsConnection } from 'nats';
 import { Streams, type StreamDefinition } from '@docintel/contracts';
 import { NATS_CONNECTION, NATS_OPTIONS, prefixedName, type NatsOptions } from '@docintel/messaging';
 import { LOGGER, type Logger } from '@docintel/observability';
-import { SERVICE_ENV } from '@docintel/runtime';
+import { PeriodicTask, SERVICE_ENV } from '@docintel/runtime';
 import type { IndexingEnv } from '../indexing.env';
 import { IndexationRequestPublisher } from '../indexation/indexation-request-publisher';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
@@ -37,8 +37,10 @@ export interface SweepResult {
  */
 @Injectable()
 export class Sweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private timer?: NodeJS.Timeout;
-  private sweeping?: Promise<unknown>;
+  private readonly periodic = new PeriodicTask(
+    () => this.sweep(),
+    (err) => this.logger.warn({ err }, 'indexation sweep failed'),
+  );
 
   constructor(
     private readonly state: IndexationStateRepository,
@@ -51,19 +53,11 @@ export class Sweeper implements OnApplicationBootstrap, BeforeApplicationShutdow
   ) {}
 
   onApplicationBootstrap(): void {
-    if (!this.env.SWEEP_INTERVAL_SECONDS) return;
-    this.timer = setInterval(() => {
-      if (this.sweeping) return;
-      this.sweeping = this.sweep()
-        .catch((err: unknown) => this.logger.warn({ err }, 'indexation sweep failed'))
-        .finally(() => (this.sweeping = undefined));
-    }, this.env.SWEEP_INTERVAL_SECONDS * 1000);
-    this.timer.unref();
+    if (this.env.SWEEP_INTERVAL_SECONDS) this.periodic.start(this.env.SWEEP_INTERVAL_SECONDS * 1000);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.sweeping;
+    await this.periodic.stop();
   }
 
   async sweep(now = Date.now()): Promise<SweepResult> {

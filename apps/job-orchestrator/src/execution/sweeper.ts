@@ -1,6 +1,6 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { LOGGER, type Logger } from '@docintel/observability';
-import { SERVICE_ENV } from '@docintel/runtime';
+import { PeriodicTask, SERVICE_ENV } from '@docintel/runtime';
 import { JobsRepository } from '../jobs/jobs.repository';
 import { UnitQueue } from '../jobs/unit-queue';
 import type { JobsEnv } from '../jobs.env';
@@ -21,8 +21,10 @@ export interface JobSweepResult {
  */
 @Injectable()
 export class JobSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private timer?: NodeJS.Timeout;
-  private sweeping?: Promise<unknown>;
+  private readonly periodic = new PeriodicTask(
+    () => this.sweep(),
+    (err) => this.logger.warn({ err }, 'job sweep failed'),
+  );
 
   constructor(
     private readonly repo: JobsRepository,
@@ -33,18 +35,11 @@ export class JobSweeper implements OnApplicationBootstrap, BeforeApplicationShut
   ) {}
 
   onApplicationBootstrap(): void {
-    if (!this.env.JOB_SWEEP_INTERVAL_SECONDS) return;
-    this.timer = setInterval(() => {
-      if (this.sweeping) return;
-      this.sweeping = this.sweep()
-        .catch((err: unknown) => this.logger.warn({ err }, 'job sweep failed'))
-        .finally(() => (this.sweeping = undefined));
-    }, this.env.JOB_SWEEP_INTERVAL_SECONDS * 1000);
+    if (this.env.JOB_SWEEP_INTERVAL_SECONDS) this.periodic.start(this.env.JOB_SWEEP_INTERVAL_SECONDS * 1000);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.sweeping;
+    await this.periodic.stop();
   }
 
   async sweep(): Promise<JobSweepResult> {

@@ -60,5 +60,11 @@ describe('findNumbers', () => {
   it('reads a parenthesised amount as an accounting negative', () => {
     const [n] = findNumbers('Net loss | (4,500) | 2023');
     expect(n).toMatchObject({ value: -4500, text: '(4,500)' });
+    expect(findNumbers('Operating loss ($1.2m)')[0]).toMatchObject({ value: -1200000 });
+  });
+
+  it('keeps a measure or a percentage in parentheses positive', () => {
+    expect(findNumbers('He is tall (1.91 m) and fast.')[0]).toMatchObject({ value: 1.91 });
+    expect(findNumbers('Revenue grew (5%) last year.')[0]).toMatchObject({ value: 5, percent: true });
   });
 });

@@ -145,14 +145,18 @@ export function findNumbers(text: string): NumberMention[] {
     const currency = g.code1 ?? g.code2 ?? (g.sym ? CURRENCY_SYMBOLS[g.sym] : undefined);
     const multKey = g.mult?.toLowerCase();
     // "3m" is three metres unless it is money; "M" alone always reads as million.
-    if (multKey && (multKey !== 'm' || currency || g.mult === 'M') && (multKey !== 'b' || currency)) {
+    const multiplies = Boolean(multKey && (multKey !== 'm' || currency || g.mult === 'M') && (multKey !== 'b' || currency));
+    if (multKey && multiplies) {
       // toPrecision drops the binary noise of 1.1 × 1e6 = 1100000.0000000002.
       value = Number((value * MULTIPLIERS[multKey]).toPrecision(15));
     } else if (g.mult) {
       end = start + m[0].indexOf(g.mult, m[0].indexOf(g.body) + g.body.length);
       if (text[end - 1] === ' ') end -= 1;
     }
-    if (g.sign === '-' || g.sign === '−' || (g.open && g.close)) value = -value;
+    // Accounting negatives are an amount alone in parentheses, "(4)" or "($1,200)"; "(1.91 m)" is a
+    // height in a parenthesis and "(5%)" an aside.
+    const accounting = Boolean(g.open && g.close && !g.pct && (!g.mult || multiplies));
+    if (g.sign === '-' || g.sign === '−' || accounting) value = -value;
     const percent = Boolean(g.pct);
     const after = percent || currency ? { length: 0 } : unitAfter(text, end);
     found.push({
