@@ -1,5 +1,15 @@
 import type { Position } from '@docintel/contracts';
-import { buildPassages, headingsAbove, MAX_PASSAGE_CHARS, tableHeaderRows, textWindows, windowId, withTableHeaders, type OutlineNode, type SourceNode } from './passage-builder';
+import {
+  buildPassages,
+  headingsAbove,
+  MAX_PASSAGE_CHARS,
+  tableHeaderRows,
+  textWindows,
+  windowId,
+  withTableHeaders,
+  type OutlineNode,
+  type SourceNode,
+} from './passage-builder';
 
 const o = (id: string, type: string, depth: number, text = '', level: number | null = null): OutlineNode => ({
   id,
@@ -131,7 +141,12 @@ describe('long leaves', () => {
   it('are read in windows cut at sentence ends, whose LINE positions are the lines each window covers', () => {
     const lines = Array.from({ length: 300 }, (_, i) => `Line ${i} says the fee is ${i} EUR.`);
     const text = lines.join('\n');
-    const positions: Position[] = lines.map((l, i) => ({ type: 'LINE', line_number: i + 1, column_index_start: 0, column_index_stop: l.length }));
+    const positions: Position[] = lines.map((l, i) => ({
+      type: 'LINE',
+      line_number: i + 1,
+      column_index_start: 0,
+      column_index_stop: l.length,
+    }));
     const node: SourceNode = { id: '00000000-0000-4000-8000-000000000001', parentId: 'root', type: 'paragraph', text, positions };
     const built = buildPassages([node], new Map(), new Map(), new Map());
     expect(built.length).toBeGreaterThan(3);

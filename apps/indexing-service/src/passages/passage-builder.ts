@@ -146,7 +146,13 @@ export function buildPassages(
         text,
         headings: context,
         segments: [
-          { nodeId: node.id, nodeType: node.type, start: 0, end: text.length, positions: linePositionsOf(node.positions, node.text.length, from, to) },
+          {
+            nodeId: node.id,
+            nodeType: node.type,
+            start: 0,
+            end: text.length,
+            positions: linePositionsOf(node.positions, node.text.length, from, to),
+          },
         ],
       });
     });

@@ -10,8 +10,6 @@ import { PassageIndexingProgressRecorder } from './passage-indexing-progress';
 import { PASSAGE_RETRIEVER } from './passage-retriever.provider';
 import { PassagesRepository } from './passages.repository';
 
-const FOREIGN_KEY_VIOLATION = '23503';
-
 /**
  * passage_indexing, asynchronous: a durable consumer of node.batch.created shared by every replica.
  * For each batch of a committed tree it builds the batch's passages (leaves with text, and table
@@ -64,17 +62,16 @@ export class PassageIndexingConsumer implements DurableHandler<NodeBatchCreatedE
       const built = buildPassages(sources, cells, typeOf, headings.map);
       delivery.progress();
 
-      try {
-        await this.passages.upsert(namespaceId, fileId, generation, built);
+      const written = await this.passages.whileFileExists(fileId, async (db) => {
+        await this.passages.upsert(namespaceId, fileId, generation, built, db);
         await this.retriever.add(
           namespaceId,
           fileId,
           built.map((p) => ({ nodeId: p.nodeId, text: p.text })),
+          db,
         );
-      } catch (err) {
-        if ((err as { code?: string }).code === FOREIGN_KEY_VIOLATION) return; // the file was deleted meanwhile
-        throw err;
-      }
+      });
+      if (!written) return; // the file was deleted meanwhile
       // A reparse committed while we worked: its clean-up may have run before our write, so undo it here.
       const now = await this.state.load(fileId);
       if (!now || now.currentGeneration !== generation) {

@@ -168,6 +168,18 @@ function treeWriter() {
 
 /** Writes and commits a tree as corpus_parsing does, announces it, and waits until passages and vectors are written. */
 async function index(ns: string, fileId: string, records: NodeRecord[]): Promise<number> {
+  const g = await announce(ns, fileId, records);
+  await until(async () => {
+    const file = await state.load(fileId);
+    const p = file?.additionalInfo[PASSAGE_INDEXING_KEY] as PassageIndexingProgress | undefined;
+    const e = file?.additionalInfo.node_embedding as { status?: string } | undefined;
+    return p?.generation === g && p.status === 'SUCCESS' && e?.status === 'SUCCESS';
+  }, `file ${fileId} indexed`);
+  return g;
+}
+
+/** Writes and commits a tree as corpus_parsing does and announces it; returns its generation. */
+async function announce(ns: string, fileId: string, records: NodeRecord[]): Promise<number> {
   const g = await nodes.beginGeneration(fileId);
   await nodes.insertBatch(fileId, g, records);
   const requestedTime = Date.now();
@@ -181,12 +193,6 @@ async function index(ns: string, fileId: string, records: NodeRecord[]): Promise
   await nodes.commitGeneration(fileId, g, { additionalInfo: announcement.records });
   await nodes.deleteVectorsOfReplacedNodes(fileId, g);
   await events.publish(announcement);
-  await until(async () => {
-    const file = await state.load(fileId);
-    const p = file?.additionalInfo[PASSAGE_INDEXING_KEY] as PassageIndexingProgress | undefined;
-    const e = file?.additionalInfo.node_embedding as { status?: string } | undefined;
-    return p?.generation === g && p.status === 'SUCCESS' && e?.status === 'SUCCESS';
-  }, `file ${fileId} indexed`);
   return g;
 }
 
@@ -288,7 +294,13 @@ describe('indexing.passages.search', () => {
     const { passages: found } = await search(ns, 'widget price', [sheet]);
     const row = found.find((p) => p.id === sheetRows.rowIds[1]) as PassageDto;
     // The table's first row is the row's innermost heading.
-    expect(row).toMatchObject({ fileId: sheet, fileName: 'prices.xlsx', nodeType: 'row', text: 'Widget | 4.50 EUR', headings: ['Prices', 'Item | Price'] });
+    expect(row).toMatchObject({
+      fileId: sheet,
+      fileName: 'prices.xlsx',
+      nodeType: 'row',
+      text: 'Widget | 4.50 EUR',
+      headings: ['Prices', 'Item | Price'],
+    });
     expect(row.segments.map((s) => [row.text.slice(s.start, s.end), s.nodeType, s.positions])).toEqual([
       ['Widget', 'cell', [{ type: 'CELL', sheet_name: 'Prices', row: 1, col: 0 }]],
       ['4.50 EUR', 'cell', [{ type: 'CELL', sheet_name: 'Prices', row: 1, col: 1 }]],
@@ -364,6 +376,39 @@ describe('removal of passages', () => {
     const { passages: found } = await search(ns, 'arbitration', [kept, gone], { limit: 50 });
     expect(found.map((p) => p.fileId)).toEqual([kept, kept]);
     expect(found[0].text).toBe('Arbitration takes place in Geneva.');
+  }, 30_000);
+
+  it('deletes a file while a batch of its passages waits for the namespace’s index lock (no deadlock)', async () => {
+    const ns = randomUUID();
+    const kept = await newFile(ns);
+    await index(ns, kept, pdfTree(['Arbitration takes place in Geneva.']).records);
+    const gone = await newFile(ns);
+    // Another writer of the namespace (say, a batch of another file) holds the lexical index's lock.
+    const holder = ds.createQueryRunner();
+    await holder.connect();
+    const waiting = async (n: number) =>
+      (
+        (await ds.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        )) as Array<{ n: number }>
+      )[0].n >= n;
+    try {
+      await holder.startTransaction();
+      await holder.query('SELECT 1 FROM retrieval_stats WHERE namespace_id = $1 FOR UPDATE', [ns]);
+      await announce(ns, gone, pdfTree(['Arbitration takes place in Paris.']).records);
+      await until(() => waiting(1), 'the batch to wait for the index lock');
+      const deleting = files.delete(ns, gone);
+      await until(() => waiting(2), 'the delete to wait too');
+      await holder.commitTransaction();
+      await expect(deleting).resolves.toBe(true);
+    } finally {
+      if (holder.isTransactionActive) await holder.rollbackTransaction();
+      await holder.release();
+    }
+    await until(async () => !(await waiting(1)), 'no one waiting');
+    expect(await passages.countForFile(gone)).toBe(0);
+    expect(await lexicalCount(gone)).toBe(0);
+    expect(await stats(ns)).toBe(2);
   }, 30_000);
 
   it('replaces a file’s passages when a reparse commits a new tree', async () => {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { PassageSegment, Position } from '@docintel/contracts';
 import { PASSAGE_CONTAINER_TYPES, PASSAGE_LEAF_TYPES, type BuiltPassage, type OutlineNode, type SourceNode } from './passage-builder';
 
@@ -75,10 +75,32 @@ export class PassagesRepository {
     return out;
   }
 
+  /**
+   * Runs `work` in a transaction that first takes the file's row with FOR KEY SHARE; false, without
+   * running it, when the file is gone. Deleting a file locks its row and then (trigger) the lexical
+   * index's namespace lock, so writers of a file's passages take the locks in that same order:
+   * otherwise a delete and a batch deadlock (the batch holds the namespace lock, then its foreign
+   * key waits for the file row the delete holds).
+   */
+  async whileFileExists(fileId: string, work: (db: EntityManager) => Promise<void>): Promise<boolean> {
+    return this.ds.transaction(async (db) => {
+      const rows: unknown[] = await db.query(`SELECT 1 FROM files WHERE id = $1 FOR KEY SHARE`, [fileId]);
+      if (!rows.length) return false;
+      await work(db);
+      return true;
+    });
+  }
+
   /** Writes (or rewrites) passages of the file's generation. Fails with 23503 when the file is gone. */
-  async upsert(namespaceId: string, fileId: string, generation: number, passages: BuiltPassage[]): Promise<void> {
+  async upsert(
+    namespaceId: string,
+    fileId: string,
+    generation: number,
+    passages: BuiltPassage[],
+    db: EntityManager = this.ds.manager,
+  ): Promise<void> {
     if (!passages.length) return;
-    await this.ds.query(
+    await db.query(
       `INSERT INTO passages (file_id, node_id, namespace_id, generation, node_type, text, headings, segments)
        SELECT $1, r.node_id, $2, $3, r.node_type, r.text, r.headings, r.segments
          FROM jsonb_to_recordset($4::jsonb) AS r(node_id uuid, node_type text, text text, headings jsonb, segments jsonb)
