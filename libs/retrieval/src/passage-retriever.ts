@@ -19,6 +19,12 @@ export interface PassageHit {
 }
 
 /**
+ * A transaction of the store the caller also writes to, for an engine that can join it (the
+ * PostgreSQL engine takes a TypeORM EntityManager); an engine with a store of its own ignores it.
+ */
+export type StoreTransaction = unknown;
+
+/**
  * Lexical (keyword) passage search, per namespace. One interface so that the built-in PostgreSQL
  * engine can be swapped for a distributed one (OpenSearch, Elasticsearch) by configuration.
  * Every operation takes the namespace: no call can read or change another namespace's passages.
@@ -30,7 +36,7 @@ export interface PassageRetriever {
    * Adds these passages to the file, replacing those with the same node ids and keeping the file's
    * others: the write of one batch of a document indexed in several batches.
    */
-  add(namespaceId: string, fileId: string, passages: Passage[]): Promise<void>;
+  add(namespaceId: string, fileId: string, passages: Passage[], transaction?: StoreTransaction): Promise<void>;
   /** Removes these passages of the file (node ids it does not have are ignored). */
   removePassages(namespaceId: string, fileId: string, nodeIds: string[]): Promise<void>;
   /** Removes every passage of this file. */
