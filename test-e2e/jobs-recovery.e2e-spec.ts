@@ -68,7 +68,12 @@ describe('a job survives the replica that answers it', () => {
     const passage = /<passage id="([^"]+)"[^>]*>\n([^<]*)<\/passage>/g;
     for (const m of prompt.matchAll(passage)) {
       if (m[2].includes('90 days')) {
-        return openAiReply.output({ found: true, value: 90, explanation: 'The termination clause.', citations: [{ passageId: m[1], quote: '90 days' }] });
+        return openAiReply.output({
+          found: true,
+          value: 90,
+          explanation: 'The termination clause.',
+          citations: [{ passageId: m[1], quote: '90 days' }],
+        });
       }
     }
     return openAiReply.output({ found: false, value: null, explanation: 'Not in the passages.', citations: [] });
@@ -77,57 +82,61 @@ describe('a job survives the replica that answers it', () => {
   it.each([
     ['stopped gracefully (SIGTERM)', 'SIGTERM'],
     ['killed (SIGKILL)', 'SIGKILL'],
-  ] as const)('%s while it waits for the model: the other replica answers and the job ends SUCCESS', async (_label, signal) => {
-    llm.reset();
-    let holderModel: string | undefined;
-    llm.script = (request) => {
-      if (holderModel === undefined) {
-        holderModel = request.body?.model;
-        return { kind: 'hang' };
-      }
-      const user = request.body?.messages.find((m) => m.role === 'user')?.content;
-      return answerFromPassages(typeof user === 'string' ? user : '');
-    };
+  ] as const)(
+    '%s while it waits for the model: the other replica answers and the job ends SUCCESS',
+    async (_label, signal) => {
+      llm.reset();
+      let holderModel: string | undefined;
+      llm.script = (request) => {
+        if (holderModel === undefined) {
+          holderModel = request.body?.model;
+          return { kind: 'hang' };
+        }
+        const user = request.body?.messages.find((m) => m.role === 'user')?.content;
+        return answerFromPassages(typeof user === 'string' ? user : '');
+      };
 
-    const res = await alice.call('POST', '/api/core/qa/jobs', {
-      files: { fileIds: [fileId] },
-      questions: [{ id: 'notice', question: 'How many days is the termination notice period?', answerType: { dataType: 'INT' } }],
-    });
-    expect(res.status).toBe(200);
-    const created = (await res.json()) as Job;
+      const res = await alice.call('POST', '/api/core/qa/jobs', {
+        files: { fileIds: [fileId] },
+        questions: [{ id: 'notice', question: 'How many days is the termination notice period?', answerType: { dataType: 'INT' } }],
+      });
+      expect(res.status).toBe(200);
+      const created = (await res.json()) as Job;
 
-    await eventually(
-      'a replica to ask the model',
-      async () => holderModel,
-      (m) => m !== undefined,
-      30_000,
-    );
-    const holder = replicas.find((r) => r.model === holderModel)!;
-    expect(holder).toBeDefined();
-    await stack.stopApp(holder.key, signal);
-    replicas.splice(replicas.indexOf(holder), 1);
-    const survivor = replicas[0];
+      await eventually(
+        'a replica to ask the model',
+        async () => holderModel,
+        (m) => m !== undefined,
+        30_000,
+      );
+      const holder = replicas.find((r) => r.model === holderModel)!;
+      expect(holder).toBeDefined();
+      await stack.stopApp(holder.key, signal);
+      replicas.splice(replicas.indexOf(holder), 1);
+      const survivor = replicas[0];
 
-    const job = await eventually(
-      `job ${created.jobId} to end`,
-      async () => (await (await alice.call('GET', `/api/core/qa/jobs/${created.jobId}`)).json()) as Job,
-      (j) => ['SUCCESS', 'FAILED', 'ABORTED'].includes(j.status),
-      60_000,
-    );
-    expect(job).toMatchObject({ status: 'SUCCESS' });
-    // The survivor asked the model after the holder went away.
-    expect(llm.requests.map((r) => r.body?.model)).toEqual([holder.model, survivor.model]);
+      const job = await eventually(
+        `job ${created.jobId} to end`,
+        async () => (await (await alice.call('GET', `/api/core/qa/jobs/${created.jobId}`)).json()) as Job,
+        (j) => ['SUCCESS', 'FAILED', 'ABORTED'].includes(j.status),
+        60_000,
+      );
+      expect(job).toMatchObject({ status: 'SUCCESS' });
+      // The survivor asked the model after the holder went away.
+      expect(llm.requests.map((r) => r.body?.model)).toEqual([holder.model, survivor.model]);
 
-    const { results } = (await (await alice.call('GET', `/api/core/qa/jobs/${created.jobId}/results`)).json()) as {
-      results: Array<{ found: boolean; answer: Record<string, unknown>; referenceIds: unknown[] }>;
-    };
-    expect(results).toHaveLength(1);
-    expect(results[0]).toMatchObject({ found: true, answer: { longValue: 90 } });
-    const annotations = (await (await alice.call('GET', `/api/core/qa/jobs/${created.jobId}/annotations`)).json()) as Annotation[];
-    expect(annotations).toHaveLength(1);
-    expect(annotations[0].data.positions[0]).toMatchObject({ type: 'LINE', line_number: 3 });
+      const { results } = (await (await alice.call('GET', `/api/core/qa/jobs/${created.jobId}/results`)).json()) as {
+        results: Array<{ found: boolean; answer: Record<string, unknown>; referenceIds: unknown[] }>;
+      };
+      expect(results).toHaveLength(1);
+      expect(results[0]).toMatchObject({ found: true, answer: { longValue: 90 } });
+      const annotations = (await (await alice.call('GET', `/api/core/qa/jobs/${created.jobId}/annotations`)).json()) as Annotation[];
+      expect(annotations).toHaveLength(1);
+      expect(annotations[0].data.positions[0]).toMatchObject({ type: 'LINE', line_number: 3 });
 
-    // A fresh replica takes the stopped one's place for the next case.
-    await startReplica();
-  }, 120_000);
+      // A fresh replica takes the stopped one's place for the next case.
+      await startReplica();
+    },
+    120_000,
+  );
 });
