@@ -31,6 +31,8 @@ const MIN_WEIGHT = 0.01;
 const MIN_QUESTIONS = opt('min-questions', 20);
 /** 1: write the average of the weights over all updates instead of the last ones (did not help on the watch set: −2 F1). */
 const AVERAGE = opt('average', 0);
+const WARM = opt('warm', 1);
+const SETTINGS = { EPOCHS, LEARNING_RATE, L2, MIN_QUESTIONS, AVERAGE, WARM };
 const log = (line) => process.stdout.write(`[train] ${line}\n`);
 
 function rng(seed) {
@@ -55,81 +57,149 @@ class Index {
   }
 }
 
-/** One question's candidates: feature ids of each span's start, end and own features, and which spans are gold. */
+/** Flat Int32Array of feature lists with offsets: list k is ids[at[k] .. at[k + 1]). */
+function packLists(lists) {
+  const at = new Int32Array(lists.length + 1);
+  lists.forEach((l, k) => (at[k + 1] = at[k] + l.length));
+  const ids = new Int32Array(at[lists.length]);
+  lists.forEach((l, k) => ids.set(l, at[k]));
+  return { at, ids };
+}
+
+/**
+ * One question's candidates, computed once and kept for every epoch: per sentence, the feature ids
+ * of each token as a span start (sentence features included) and as a span end; per span, its
+ * sentence, ends, own feature ids and whether its normalised text equals a gold answer.
+ */
 function example(q, index) {
   const aq = analyzeQuestion({ question: q.question });
   const views = buildLattice(aq, [passageOf(q)]);
   const gold = new Set(q.answers.map((a) => answerKey(a.text)));
-  const spans = [];
-  for (const view of views) {
+  const out = { views: [], sv: [], si: [], sj: [], own: null, gold: [] };
+  const own = [];
+  views.forEach((view, v) => {
     const sentence = view.sentenceFeatures.map((f) => index.id(f));
-    const starts = view.startFeatures.map((fs) => [...sentence, ...fs.map((f) => index.id(f))]);
-    const ends = view.endFeatures.map((fs) => fs.map((f) => index.id(f)));
+    out.views.push({
+      starts: packLists(view.startFeatures.map((fs) => [...sentence, ...fs.map((f) => index.id(f))])),
+      ends: packLists(view.endFeatures.map((fs) => fs.map((f) => index.id(f)))),
+      n: view.tokens.length,
+    });
     for (const [i, j] of stringSpans(view, MAX_STRING_TOKENS)) {
       const text = view.passage.text.slice(view.tokens[i].start, view.tokens[j].end);
-      spans.push({ start: starts[i], end: ends[j], own: spanFeatures(view, i, j, aq).map((f) => index.id(f)), gold: gold.has(answerKey(text)) });
+      out.sv.push(v);
+      out.si.push(i);
+      out.sj.push(j);
+      own.push(spanFeatures(view, i, j, aq).map((f) => index.id(f)));
+      out.gold.push(gold.has(answerKey(text)) ? 1 : 0);
     }
-  }
-  return spans.some((s) => s.gold) ? spans : null;
+  });
+  if (!out.gold.some((g) => g)) return null;
+  out.own = packLists(own);
+  out.sv = Int32Array.from(out.sv);
+  out.si = Int32Array.from(out.si);
+  out.sj = Int32Array.from(out.sj);
+  out.gold = Uint8Array.from(out.gold);
+  return out;
 }
 
-function train(questions) {
+function build(questions) {
   const index = new Index();
-  let w = new Float64Array(1 << 16);
-  let g2 = new Float64Array(1 << 16);
-  let seen = new Uint32Array(1 << 16);
-  // Lazy averaging: sum[f] holds w[f] summed over the steps up to last[f].
-  let sum = new Float64Array(1 << 16);
-  let last = new Float64Array(1 << 16);
-  let step = 0;
+  const started = Date.now();
+  const examples = [];
+  for (const q of questions) {
+    const ex = example(q, index);
+    if (ex) examples.push(ex);
+  }
+  log(`${examples.length} questions with a gold span, ${index.names.length} features, built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return { index, examples };
+}
+
+function train({ index, examples }, { EPOCHS, LEARNING_RATE, L2, MIN_QUESTIONS, AVERAGE, WARM }) {
   const random = rng(20240301);
-  const order = questions.map((_, i) => i);
+  let started = Date.now();
+  const F = index.names.length;
+  // Features seen in fewer than MIN_QUESTIONS learning questions are never learned.
+  const seen = new Uint32Array(F);
+  const mark = new Int32Array(F).fill(-1);
+  examples.forEach((ex, e) => {
+    const count = (ids) => {
+      for (const f of ids) if (mark[f] !== e) (mark[f] = e), seen[f]++;
+    };
+    for (const v of ex.views) count(v.starts.ids), count(v.ends.ids);
+    count(ex.own.ids);
+  });
+  const active = Uint8Array.from(seen, (c) => (c >= MIN_QUESTIONS ? 1 : 0));
+  const w = new Float64Array(F);
+  const g2 = new Float64Array(F);
+  const grad = new Float64Array(F);
+  const touched = new Int32Array(F);
+  const stamp = new Float64Array(F);
+  // Lazy averaging: sum[f] holds w[f] summed over the steps up to last[f].
+  const sum = new Float64Array(F);
+  const last = new Float64Array(F);
+  let step = 0;
+  const order = examples.map((_, i) => i);
   for (let epoch = 1; epoch <= EPOCHS; epoch++) {
     for (let i = order.length - 1; i > 0; i--) {
       const j = Math.floor(random() * (i + 1));
       [order[i], order[j]] = [order[j], order[i]];
     }
     let loss = 0;
-    let used = 0;
-    const started = Date.now();
-    for (const qi of order) {
-      const spans = example(questions[qi], index);
-      if (!spans) continue;
-      if (index.names.length > w.length) {
-        const grow = (a) => Float64Array.from({ length: a.length * 2 }, (_, k) => a[k] ?? 0);
-        w = grow(w);
-        g2 = grow(g2);
-        seen = Uint32Array.from({ length: seen.length * 2 }, (_, k) => seen[k] ?? 0);
-        sum = grow(sum);
-        last = grow(last);
-      }
-      used++;
+    started = Date.now();
+    for (const e of order) {
+      const ex = examples[e];
       step++;
-      const scores = spans.map((s) => {
+      const sumOf = (ids, a, b) => {
         let v = 0;
-        for (const f of s.start) v += w[f];
-        for (const f of s.end) v += w[f];
-        for (const f of s.own) v += w[f];
+        for (let k = a; k < b; k++) v += w[ids[k]];
         return v;
-      });
-      const max = Math.max(...scores);
-      const p = scores.map((v) => Math.exp(v - max));
-      const total = p.reduce((a, b) => a + b, 0);
-      const goldMass = spans.reduce((a, s, k) => a + (s.gold ? p[k] : 0), 0);
+      };
+      const S = ex.views.map(({ starts, n }) => Float64Array.from({ length: n }, (_, t) => sumOf(starts.ids, starts.at[t], starts.at[t + 1])));
+      const E = ex.views.map(({ ends, n }) => Float64Array.from({ length: n }, (_, t) => sumOf(ends.ids, ends.at[t], ends.at[t + 1])));
+      const m = ex.gold.length;
+      const scores = new Float64Array(m);
+      let max = -Infinity;
+      for (let k = 0; k < m; k++) {
+        scores[k] = S[ex.sv[k]][ex.si[k]] + E[ex.sv[k]][ex.sj[k]] + sumOf(ex.own.ids, ex.own.at[k], ex.own.at[k + 1]);
+        if (scores[k] > max) max = scores[k];
+      }
+      let total = 0;
+      let goldMass = 0;
+      for (let k = 0; k < m; k++) {
+        scores[k] = Math.exp(scores[k] - max);
+        total += scores[k];
+        if (ex.gold[k]) goldMass += scores[k];
+      }
       loss -= Math.log(goldMass / total);
       // Gradient of -log P(gold): model expectation minus expectation under the gold-restricted distribution.
-      const grad = new Map();
-      const add = (f, v) => grad.set(f, (grad.get(f) ?? 0) + v);
-      spans.forEach((s, k) => {
-        const d = p[k] / total - (s.gold ? p[k] / goldMass : 0);
-        if (Math.abs(d) < 1e-9) return;
-        for (const f of s.start) add(f, d);
-        for (const f of s.end) add(f, d);
-        for (const f of s.own) add(f, d);
+      let nt = 0;
+      const add = (ids, a, b, d) => {
+        for (let k = a; k < b; k++) {
+          const f = ids[k];
+          if (!active[f] && !(WARM && epoch === 1)) continue;
+          if (stamp[f] !== step) (stamp[f] = step), (touched[nt++] = f);
+          grad[f] += d;
+        }
+      };
+      const dS = ex.views.map(({ n }) => new Float64Array(n));
+      const dE = ex.views.map(({ n }) => new Float64Array(n));
+      for (let k = 0; k < m; k++) {
+        const d = scores[k] / total - (ex.gold[k] ? scores[k] / goldMass : 0);
+        if (Math.abs(d) < 1e-9) continue;
+        dS[ex.sv[k]][ex.si[k]] += d;
+        dE[ex.sv[k]][ex.sj[k]] += d;
+        add(ex.own.ids, ex.own.at[k], ex.own.at[k + 1], d);
+      }
+      ex.views.forEach(({ starts, ends, n }, v) => {
+        for (let t = 0; t < n; t++) {
+          if (dS[v][t]) add(starts.ids, starts.at[t], starts.at[t + 1], dS[v][t]);
+          if (dE[v][t]) add(ends.ids, ends.at[t], ends.at[t + 1], dE[v][t]);
+        }
       });
-      for (const [f, gv] of grad) {
-        if (epoch === 1) seen[f]++;
-        else if (seen[f] < MIN_QUESTIONS) continue;
+      for (let k = 0; k < nt; k++) {
+        const f = touched[k];
+        const gv = grad[f];
+        grad[f] = 0;
         sum[f] += w[f] * (step - last[f]);
         last[f] = step;
         const g = gv + L2 * w[f];
@@ -137,15 +207,13 @@ function train(questions) {
         w[f] -= (LEARNING_RATE * g) / (Math.sqrt(g2[f]) + 1e-8);
       }
     }
-    if (epoch === 1) {
-      for (let f = 0; f < index.names.length; f++) if (seen[f] < MIN_QUESTIONS) w[f] = 0;
-    }
-    log(`epoch ${epoch}: ${used} questions with a gold span, mean loss ${(loss / used).toFixed(3)}, ${((Date.now() - started) / 1000).toFixed(1)} s, ${index.names.length} features`);
+    if (WARM && epoch === 1) for (let f = 0; f < F; f++) if (!active[f]) w[f] = 0;
+    log(`epoch ${epoch}: mean loss ${(loss / examples.length).toFixed(3)}, ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
-  if (AVERAGE) for (let f = 0; f < index.names.length; f++) w[f] = (sum[f] + w[f] * (step - last[f])) / step;
+  if (AVERAGE) for (let f = 0; f < F; f++) w[f] = (sum[f] + w[f] * (step - last[f])) / step;
   const weights = {};
   index.names.forEach((name, i) => {
-    if (seen[i] >= MIN_QUESTIONS && Math.abs(w[i]) >= MIN_WEIGHT && !(name in HAND_SET_WEIGHTS)) weights[name] = Math.round(w[i] * 100) / 100;
+    if (active[i] && Math.abs(w[i]) >= MIN_WEIGHT && !(name in HAND_SET_WEIGHTS)) weights[name] = Math.round(w[i] * 100) / 100;
   });
   return weights;
 }
@@ -195,9 +263,16 @@ function main() {
   const dev = learn.filter((_, i) => i % 10 === 0);
   const fit = args.includes('--all') ? learn : learn.filter((_, i) => i % 10 !== 0);
   log(`learning on ${fit.length} questions of the even-numbered articles, watching ${dev.length}`);
-  const weights = train(fit);
-  const d = evaluate(dev, weights);
-  log(`watch set: EM ${d.em.toFixed(1)} F1 ${d.f1.toFixed(1)}, ${Object.keys(weights).length} weights`);
+  const data = build(fit);
+  // --grid '[{"epochs":5},{"l2":1e-4}]': several settings learned on the same examples, each scored on the watch set.
+  const grid = args.includes('--grid') ? JSON.parse(args[args.indexOf('--grid') + 1]) : [{}];
+  let weights;
+  for (const g of grid) {
+    const settings = { ...SETTINGS, ...Object.fromEntries(Object.entries(g).map(([k, v]) => [k.toUpperCase().replace(/-/g, '_'), v])) };
+    weights = train(data, settings);
+    const d = evaluate(dev, weights);
+    log(`watch set: EM ${d.em.toFixed(1)} F1 ${d.f1.toFixed(1)}, ${Object.keys(weights).length} weights; ${JSON.stringify(g)}`);
+  }
   // --json FILE: the weights as JSON too, for looking at errors on the watch set.
   const json = args.indexOf('--json');
   if (json >= 0) writeFileSync(args[json + 1], JSON.stringify(weights));

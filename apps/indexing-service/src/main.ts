@@ -13,6 +13,7 @@ import { NodesModule } from './nodes/nodes.module';
 import { PassagesModule } from './passages/passages.module';
 import { RetrievalEnv } from './passages/retrieval.env';
 import { PipelineModule } from './pipeline/pipeline.module';
+import { SimilarModule } from './similar/similar.module';
 
 void runService({
   service: ServiceNames.indexing,
@@ -32,6 +33,7 @@ void runService({
           NodesModule,
           PipelineModule.forRoot(embeddings),
           PassagesModule.forRoot(embeddings, retrieval),
+          SimilarModule.forRoot(embeddings),
         ],
       },
       env,

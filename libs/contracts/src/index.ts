@@ -13,5 +13,6 @@ export * from './collections';
 export * from './nodes';
 export * from './hooks';
 export * from './jobs';
+export * from './find-similar';
 export * from './streams';
 export * from './rpc-calls';

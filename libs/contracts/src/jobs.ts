@@ -27,15 +27,17 @@ import { PageDto, RequiredPageQueryDto, type Page } from './paging';
  * EliseAnnotation). Fields the reference lacks are marked "extension" in their descriptions.
  */
 
-export const JOB_KINDS = ['qa', 'extraction'] as const;
+export const JOB_KINDS = ['qa', 'extraction', 'find-similar'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /** The Job's taskType per kind. */
-export const JOB_TASK_TYPES: Record<JobKind, string> = { qa: 'QA', extraction: 'EXTRACTION' };
+export const JOB_TASK_TYPES: Record<JobKind, string> = { qa: 'QA', extraction: 'EXTRACTION', 'find-similar': 'FIND_SIMILAR' };
 
+/** The statuses of QA and extraction jobs (the reference's Job). */
 export const JOB_STATUSES = ['PENDING', 'RUNNING', 'SUCCESS', 'FAILED', 'ABORTED'] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
-export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ['SUCCESS', 'FAILED', 'ABORTED'];
+/** Any job's status: a successful find-similar job ends COMPLETED instead of SUCCESS (interface.md). */
+export type JobStatus = (typeof JOB_STATUSES)[number] | 'COMPLETED';
+export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ['SUCCESS', 'COMPLETED', 'FAILED', 'ABORTED'];
 
 export const ANSWER_DATA_TYPES = ['STRING', 'INT', 'FLOAT', 'BOOL', 'DATE', 'ENUM'] as const;
 export type AnswerDataType = (typeof ANSWER_DATA_TYPES)[number];

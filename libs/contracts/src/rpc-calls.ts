@@ -28,6 +28,17 @@ import {
   type QaResultDto,
   type ResolveFilesReply,
 } from './jobs';
+import {
+  CreateFindSimilarJobRequest,
+  FindSimilarJobRefRequest,
+  ListFindSimilarJobsRequest,
+  SimilarFilesBySourceRequest,
+  SimilarFilesByWorkRequest,
+  type FindSimilarJobDto,
+  type FindSimilarSourcesDto,
+  type SimilarFilesReply,
+  type SourceMatchesDto,
+} from './find-similar';
 import { DocumentRequest, type DocumentReply } from './nodes';
 import type { Page } from './paging';
 import { GetProviderRequest, ListProvidersQueryDto, type ProviderDto } from './providers';
@@ -95,14 +106,22 @@ export const CollectionFilesRemove = rpc<RemoveFileFromCollectionRequest, null>(
 
 export const FilesResolve = rpc<ResolveFilesRequest, ResolveFilesReply>(Subjects.indexing.filesResolve, ResolveFilesRequest);
 export const PassagesSearch = rpc<PassageSearchRequest, PassageSearchReply>(Subjects.indexing.passagesSearch, PassageSearchRequest);
+export const SimilarFilesBySource = rpc<SimilarFilesBySourceRequest, SimilarFilesReply>(Subjects.indexing.similarBySource, SimilarFilesBySourceRequest);
+export const SimilarFilesByWork = rpc<SimilarFilesByWorkRequest, Pick<SimilarFilesReply, 'similar' | 'source'>>(
+  Subjects.indexing.similarByWork,
+  SimilarFilesByWorkRequest,
+);
 
 // job-orchestrator
 export const QaJobsCreate = rpc<CreateQaJobRequest, JobDto>(Subjects.jobs.qaCreate, CreateQaJobRequest);
 export const ExtractionJobsCreate = rpc<CreateExtractionJobRequest, JobDto>(Subjects.jobs.extractionCreate, CreateExtractionJobRequest);
+export const FindSimilarJobsCreate = rpc<CreateFindSimilarJobRequest, FindSimilarJobDto>(Subjects.jobs.findSimilarCreate, CreateFindSimilarJobRequest);
+export const FindSimilarJobsGet = rpc<FindSimilarJobRefRequest, FindSimilarJobDto>(Subjects.jobs.findSimilarGet, FindSimilarJobRefRequest);
+export const FindSimilarJobsList = rpc<ListFindSimilarJobsRequest, Page<FindSimilarJobDto>>(Subjects.jobs.findSimilarList, ListFindSimilarJobsRequest);
 export const JobsList = rpc<ListJobsRequest, Page<JobDto>>(Subjects.jobs.list, ListJobsRequest);
 export const JobsGet = rpc<JobRefRequest, JobDto>(Subjects.jobs.get, JobRefRequest);
-export const JobsInputs = rpc<JobRefRequest, QaJobInputsDto | ExtractionJobInputsDto>(Subjects.jobs.inputs, JobRefRequest);
-export const JobsResults = rpc<JobPartRequest, JobPart<QaResultDto | MetaResultDto>>(Subjects.jobs.results, JobPartRequest);
+export const JobsInputs = rpc<JobRefRequest, QaJobInputsDto | ExtractionJobInputsDto | FindSimilarSourcesDto>(Subjects.jobs.inputs, JobRefRequest);
+export const JobsResults = rpc<JobPartRequest, JobPart<QaResultDto | MetaResultDto | SourceMatchesDto>>(Subjects.jobs.results, JobPartRequest);
 export const JobsAnnotations = rpc<JobPartRequest, JobPart<AnnotationDto>>(Subjects.jobs.annotations, JobPartRequest);
 export const JobsCancel = rpc<JobRefRequest, JobDto>(Subjects.jobs.cancel, JobRefRequest);
 
@@ -158,8 +177,13 @@ export const RpcCalls = {
   CollectionFilesRemove,
   FilesResolve,
   PassagesSearch,
+  SimilarFilesBySource,
+  SimilarFilesByWork,
   QaJobsCreate,
   ExtractionJobsCreate,
+  FindSimilarJobsCreate,
+  FindSimilarJobsGet,
+  FindSimilarJobsList,
   JobsList,
   JobsGet,
   JobsInputs,

@@ -42,11 +42,19 @@ export const Subjects = {
     filesResolve: 'indexing.files.resolve',
     /** Hybrid passage retrieval over some files, for the job engine. */
     passagesSearch: 'indexing.passages.search',
+    /** Find-similar: identify a source among the caller's files (id, DOI, open-access id) and rank the others against it. */
+    similarBySource: 'indexing.similar.by-source',
+    /** Find-similar: rank the caller's files against a work known only by its metadata (a remote search's answer). */
+    similarByWork: 'indexing.similar.by-work',
   },
   jobs: {
     ping: 'jobs.health.ping',
     qaCreate: 'jobs.qa.create',
     extractionCreate: 'jobs.extraction.create',
+    findSimilarCreate: 'jobs.find-similar.create',
+    /** A find-similar job with its sources and statistics (its result is read in parts with jobs.jobs.results). */
+    findSimilarGet: 'jobs.find-similar.get',
+    findSimilarList: 'jobs.find-similar.list',
     list: 'jobs.jobs.list',
     get: 'jobs.jobs.get',
     inputs: 'jobs.jobs.inputs',
@@ -90,7 +98,7 @@ export const WorkSubjects = {
   indexingReindex: 'work.indexing.reindex',
   /** Compute a file's ontologies and metadata from its committed tree. */
   indexingOntologies: 'work.indexing.ontologies',
-  /** Run one unit (a question, or a file's metas) of an AI job. */
+  /** Run one unit (a question, a file's metas, or a find-similar source) of an AI job. */
   jobsUnit: 'work.jobs.unit',
 } as const;
 
