@@ -5,3 +5,4 @@ export * from './typed';
 export * from './llm';
 export * from './builtin';
 export * from './onnx';
+export * from './tables';
