@@ -87,7 +87,7 @@ export function columnScore(column: EntityColumnSpec, header: string, values: st
  * to the caller when no table column is headed as a unit (units then come from the values).
  */
 export function matchColumns(columns: EntityColumnSpec[], shaped: ShapedTable): ColumnMatch[] {
-  const body = shaped.table.rows.slice(shaped.headerRows).map((r) => expandRow(r, shaped.width));
+  const body = shaped.table.rows.slice(shaped.bodyStart).map((r) => expandRow(r, shaped.width));
   const candidates: ColumnMatch[] = [];
   for (const column of columns) {
     for (let col = 0; col < shaped.width; col++) {

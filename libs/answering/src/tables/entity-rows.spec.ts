@@ -298,6 +298,71 @@ describe('shapeTable', () => {
     ).toBe(0);
   });
 
+  it('passes over title rows above the header, and columns empty in header and body alike', () => {
+    const shaped = shapeTable(
+      sheetTable('x', 'S', [
+        ['', 'Number of freshwater ducks', ''],
+        ['', 'Year', 'Ducks'],
+        ['', '2019', '120'],
+        ['', '2020', '135'],
+      ]),
+    );
+    expect(shaped).toMatchObject({
+      titleRows: 1,
+      headerRows: 1,
+      bodyStart: 2,
+      titles: ['Number of freshwater ducks'],
+      headers: ['', 'Year', 'Ducks'],
+    });
+  });
+
+  it('joins a header wrapped over two lines above columns of numbers', () => {
+    const table = pdfTable(
+      'corrosion',
+      [
+        { page: 1, cells: ['Inhibitor', 'Polarization', 'Corrosion'] },
+        { page: 1, cells: ['concentration (g)', 'resistance (Ω)', 'rate (mm/year)'] },
+        { page: 1, cells: ['0', '24.0910', '2.8163'] },
+        { page: 1, cells: ['2', '121.440', '1.5054'] },
+      ],
+      true,
+    );
+    const shaped = shapeTable(table);
+    expect(shaped.headerRows).toBe(2);
+    expect(shaped.headers).toEqual(['Inhibitor concentration (g)', 'Polarization resistance (Ω)', 'Corrosion rate (mm/year)']);
+    // A first data row with a label over a column of labels is not taken for a wrapped header.
+    const arms = shapeTable(
+      sheetTable('x', 'S', [
+        ['Arm', 'Patients'],
+        ['Placebo', ''],
+        ['Active', '12'],
+      ]),
+    );
+    expect(arms.headerRows).toBe(1);
+  });
+
+  it('does not take a first data row the parser marked as header for a header', () => {
+    const table = pdfTable(
+      'expenses',
+      [
+        { page: 1, cells: ['DHAW20190001', '05/03/2019', 'CITIBANK - TRAVEL CBA CARD'] },
+        { page: 1, cells: ['DHAW20190002', '05/24/2019', 'CITIBANK - TRAVEL CBA CARD'] },
+        { page: 1, cells: ['DHAW20190003', '05/03/2019', 'CITIBANK - SENATOR IBA CARD'] },
+      ],
+      true,
+    );
+    expect(shapeTable(table).headerRows).toBe(0);
+    const real = pdfTable(
+      'x',
+      [
+        { page: 1, cells: ['Team', 'Cups'] },
+        { page: 1, cells: ['Blues', '1'] },
+      ],
+      true,
+    );
+    expect(shapeTable(real).headerRows).toBe(1);
+  });
+
   it('joins two header rows under a spanning group header', () => {
     const table = sheetTable('x', 'S', [
       ['Arm', 'Week 12', 'Week 24'],

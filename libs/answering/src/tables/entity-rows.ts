@@ -87,7 +87,7 @@ export function extractEntityRows(schema: EntitySchemaSpec, tables: SourceTable[
     const headerUnits = shaped.headers.map((h) => splitHeaderUnit(h).unit);
     const headerFolded = shaped.headers.map((h) => h.toLowerCase());
 
-    table.rows.slice(shaped.headerRows).forEach((row, i) => {
+    table.rows.slice(shaped.bodyStart).forEach((row, i) => {
       const cells = expandRow(row, shaped.width);
       const texts = cells.map((c) => c?.text.trim().toLowerCase() ?? '');
       if (shaped.headerRows && texts.every((t, col) => t === headerFolded[col])) return; // a header repeated inside the body
@@ -120,11 +120,12 @@ export function extractEntityRows(schema: EntitySchemaSpec, tables: SourceTable[
         cell.evidence = unit.evidence;
         cell.explanation = `The unit of "${ownerLabel}", written in ${unit.from} (${where(unit.evidence[0])}).`;
       }
-      const under = table.headings.length ? ` under "${table.headings[table.headings.length - 1]}"` : '';
+      const title = shaped.titles.length ? shaped.titles[shaped.titles.length - 1] : table.headings[table.headings.length - 1];
+      const under = title ? ` under "${title}"` : '';
       rows.push({
         cells: out,
         explanation: `Row ${i + 1} of a table in ${table.fileName}${under}.`,
-        sources: [{ fileId: table.fileId, fileName: table.fileName, tableId: table.tableId, row: shaped.headerRows + i }],
+        sources: [{ fileId: table.fileId, fileName: table.fileName, tableId: table.tableId, row: shaped.bodyStart + i }],
       });
     });
   }

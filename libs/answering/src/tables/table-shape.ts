@@ -5,8 +5,14 @@ import type { SourceCell, SourceTable } from './types';
 /** A table with its header told apart from its body, and one header text per column. */
 export interface ShapedTable {
   table: SourceTable;
-  /** How many leading rows are header rows. */
+  /** Leading rows that only title the table (one filled cell each). */
+  titleRows: number;
+  /** Header rows after the title rows. */
   headerRows: number;
+  /** Where the body starts: titleRows + headerRows. */
+  bodyStart: number;
+  /** The title rows' texts. */
+  titles: string[];
   /** Per column: the header texts of that column joined ("Dose (mg)", "Arm Placebo"). */
   headers: string[];
   width: number;
@@ -35,8 +41,38 @@ const isNumeric = (text: string) => {
 function looksLikeHeader(row: SourceCell[]): boolean {
   const filled = row.filter((c) => c.text.trim());
   if (!filled.length) return false;
-  if (filled.every((c) => c.header)) return true;
   return filled.every((c) => !isNumeric(c.text)) && filled.length >= Math.ceil(row.length / 2);
+}
+
+/** A cell's shape: runs of letters and of digits collapsed ("DHAW20190001" → "a9", "05/03/2019" → "9/9/9"). */
+const shapeOf = (text: string) =>
+  text
+    .trim()
+    .replace(/\p{L}+/gu, 'a')
+    .replace(/\p{N}+/gu, '9');
+
+/**
+ * A row the parser marked as header that is shaped like the rows below it in every filled column,
+ * digits included (an ID and a date like the body's): the parser took the first data row for a header.
+ */
+function shapedLikeBody(row: SourceCell[], body: SourceCell[][], width: number): boolean {
+  if (!body.length) return false;
+  const cells = expandRow(row, width);
+  const rows = body.map((r) => expandRow(r, width));
+  let digits = false;
+  for (let col = 0; col < width; col++) {
+    const text = cells[col]?.text.trim();
+    if (!text) continue;
+    const counts = new Map<string, number>();
+    for (const r of rows) {
+      const t = r[col]?.text.trim();
+      if (t) counts.set(shapeOf(t), (counts.get(shapeOf(t)) ?? 0) + 1);
+    }
+    const common = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+    if (common !== shapeOf(text)) return false;
+    digits ||= /9/.test(common);
+  }
+  return digits;
 }
 
 /** Spreads a row over the table's columns: a cell spanning two columns stands in both. */
@@ -48,32 +84,53 @@ export function expandRow(row: SourceCell[], width: number): Array<SourceCell | 
 }
 
 /**
- * Finds the header: the leading rows the parser marked as header, or else the first row when it is
- * all labels and either names every column once or stands above values.
- * A second leading row of labels under a row with spanning cells (group headers) is a header too.
+ * Finds the title and the header. Title rows: leading rows with at most one filled cell in a
+ * table of several columns ("Stanley Cups", "Revenue, in millions of CHF"). Header: the rows after
+ * them that the parser marked as header, or else the first row when it is all labels and either
+ * names each of its columns once (empty cells only over empty columns) or stands above values. A
+ * second row of labels under a row with spanning cells (group headers) is a header too.
  */
 export function shapeTable(table: SourceTable): ShapedTable {
   const width = widthOf(table);
+  const filled = (row: SourceCell[]) => row.filter((c) => c.text.trim());
+  let titleRows = 0;
+  while (width > 1 && titleRows < table.rows.length - 2 && filled(table.rows[titleRows]).length <= 1) titleRows++;
+  const rows = table.rows.slice(titleRows);
   let headerRows = 0;
-  const marked = (row: SourceCell[]) => row.some((c) => c.text.trim()) && row.filter((c) => c.text.trim()).every((c) => c.header);
-  while (headerRows < table.rows.length - 1 && marked(table.rows[headerRows])) headerRows++;
-  if (!headerRows && table.rows.length > 1 && looksLikeHeader(table.rows[0])) {
-    const body = table.rows.slice(1);
-    const first = table.rows[0].map((c) => foldLabel(c.text));
-    const named = first.every(Boolean) && new Set(first).size === first.length;
-    if (named || body.some((r) => r.some((c) => isNumeric(c.text)))) headerRows = 1;
-    const spans = table.rows[0].some((c) => (c.colSpan ?? 1) > 1);
-    if (headerRows && spans && table.rows.length > 2 && looksLikeHeader(table.rows[1])) headerRows = 2;
+  const marked = (row: SourceCell[]) =>
+    filled(row).length > 0 && filled(row).every((c) => c.header) && !shapedLikeBody(row, rows.slice(1), width);
+  while (headerRows < rows.length - 1 && marked(rows[headerRows])) headerRows++;
+  if (!headerRows && rows.length > 1 && looksLikeHeader(rows[0]) && !shapedLikeBody(rows[0], rows.slice(1), width)) {
+    const body = rows.slice(1).map((r) => expandRow(r, width));
+    const first = expandRow(rows[0], width).map((c) => foldLabel(c?.text ?? ''));
+    const labels = first.filter(Boolean);
+    const emptyBelow = (col: number) => body.filter((r) => r[col]?.text.trim()).length <= body.length / 4;
+    const named = labels.length >= 2 && new Set(labels).size === labels.length && first.every((l, col) => l || emptyBelow(col));
+    if (named || body.some((r) => r.some((c) => c && isNumeric(c.text)))) headerRows = 1;
+    const spans = rows[0].some((c) => (c.colSpan ?? 1) > 1);
+    if (headerRows && spans && rows.length > 2 && looksLikeHeader(rows[1])) headerRows = 2;
+  }
+  // A header wrapped over two lines: labels under the header only above columns of numbers.
+  if (headerRows && rows.length > headerRows + 1) {
+    const next = expandRow(rows[headerRows], width);
+    const below = rows.slice(headerRows + 1).map((r) => expandRow(r, width));
+    const numericBelow = (col: number) => {
+      const texts = below.map((r) => r[col]?.text.trim() ?? '').filter(Boolean);
+      return texts.length > 0 && texts.filter(isNumeric).length >= 0.6 * texts.length;
+    };
+    const labelsOnly = next.some((c) => c?.text.trim()) && next.every((c) => !c?.text.trim() || !isNumeric(c.text));
+    if (labelsOnly && next.every((c, col) => !c?.text.trim() || numericBelow(col))) headerRows++;
   }
   const headers = Array.from({ length: width }, (_, col) => {
     const parts: string[] = [];
-    for (const row of table.rows.slice(0, headerRows)) {
+    for (const row of rows.slice(0, headerRows)) {
       const text = expandRow(row, width)[col]?.text.trim();
       if (text && parts[parts.length - 1] !== text) parts.push(text);
     }
     return parts.join(' ');
   });
-  return { table, headerRows, headers, width };
+  const titles = table.rows.slice(0, titleRows).flatMap((r) => filled(r).map((c) => c.text.trim()));
+  return { table, titleRows, headerRows, bodyStart: titleRows + headerRows, headers, titles, width };
 }
 
 const sameRow = (a: SourceCell[], b: SourceCell[]) =>
@@ -98,7 +155,7 @@ export function mergeContinuedTables(tables: SourceTable[]): SourceTable[] {
       pages[0] === previous.lastPage + 1 &&
       shape.width === previous.shape.width
     ) {
-      const header = previous.shape.table.rows.slice(0, previous.shape.headerRows);
+      const header = previous.shape.table.rows.slice(previous.shape.titleRows, previous.shape.bodyStart);
       const repeats = header.length > 0 && header.every((row, i) => table.rows[i] && sameRow(row, table.rows[i]));
       if (repeats || shape.headerRows === 0) {
         const body = repeats ? table.rows.slice(header.length) : table.rows;
