@@ -1,7 +1,7 @@
 import type { Position } from '@docintel/contracts';
 import { sameValue, typeCell } from './cell-values';
 import { matchColumns, splitHeaderUnit, type ColumnMatch } from './column-matching';
-import { expandRow, mergeContinuedTables, shapeTable } from './table-shape';
+import { expandRow, mergeContinuedTables, shapeTable, type ShapedTable } from './table-shape';
 import type { CellEvidence, EntityCell, EntityColumnSpec, EntityRow, EntitySchemaSpec, SourceCell, SourceTable } from './types';
 
 /** What was made of one table: whether its rows were read, and which of its columns stand for which schema column. */
@@ -85,14 +85,15 @@ export function extractEntityRows(schema: EntitySchemaSpec, tables: SourceTable[
     reading.used = true;
     reading.why = `${matches.length} of ${schema.columns.length} columns match`;
     const headerUnits = shaped.headers.map((h) => splitHeaderUnit(h).unit);
-    const headerFolded = shaped.headers.map((h) => h.toLowerCase());
+    const groupColumns = schema.columns.filter((c) => c.role === 'GROUP' && !byKey.has(c.key));
+    const titleCells = table.rows.slice(0, shaped.titleRows).flatMap((r) => r.filter((c) => c.text.trim()));
+    let group: SourceCell | undefined = titleCells[titleCells.length - 1];
 
-    table.rows.slice(shaped.bodyStart).forEach((row, i) => {
-      const cells = expandRow(row, shaped.width);
-      const texts = cells.map((c) => c?.text.trim().toLowerCase() ?? '');
-      if (shaped.headerRows && texts.every((t, col) => t === headerFolded[col])) return; // a header repeated inside the body
-      if (matches.every((m) => !cells[m.tableColumn]?.text.trim())) return;
-
+    for (const { cells, row, subHeading } of bodyRows(shaped, matches, rowKeys.map((c) => byKey.get(c.key)?.tableColumn))) {
+      if (subHeading) {
+        group = subHeading;
+        continue;
+      }
       const units = new Map<string, { unit: string; evidence: CellEvidence[]; from: string }>();
       const out: EntityCell[] = schema.columns.map((column) => {
         const m = byKey.get(column.key);
@@ -102,34 +103,98 @@ export function extractEntityRows(schema: EntitySchemaSpec, tables: SourceTable[
         }
         const typed = typeCell(column, cell.text, headerUnits[m.tableColumn]);
         const evidence = [evidenceOf(table, cell)];
-        if (typed.unit)
-          units.set(column.key, {
-            unit: typed.unit,
-            evidence,
-            from: typed.unit === headerUnits[m.tableColumn] ? 'its header' : 'the value',
-          });
+        if (typed.unit) {
+          units.set(column.key, { unit: typed.unit, evidence, from: typed.unit === headerUnits[m.tableColumn] ? 'its header' : 'the value' });
+        }
         return { columnKey: column.key, value: typed.value, explanation: `${where(evidence[0])}: ${typed.note}.`, evidence };
       });
       for (const cell of out) {
         if (cell.value !== null || byKey.has(cell.columnKey)) continue;
         const owner = owners.get(cell.columnKey);
         const unit = owner ? units.get(owner) : undefined;
-        if (!unit) continue;
-        const ownerLabel = schema.columns.find((c) => c.key === owner)?.label ?? owner;
-        cell.value = unit.unit;
-        cell.evidence = unit.evidence;
-        cell.explanation = `The unit of "${ownerLabel}", written in ${unit.from} (${where(unit.evidence[0])}).`;
+        if (unit) {
+          const ownerLabel = schema.columns.find((c) => c.key === owner)?.label ?? owner;
+          cell.value = unit.unit;
+          cell.evidence = unit.evidence;
+          cell.explanation = `The unit of "${ownerLabel}", written in ${unit.from} (${where(unit.evidence[0])}).`;
+        } else if (group && groupColumns.some((c) => c.key === cell.columnKey)) {
+          const evidence = evidenceOf(table, group);
+          cell.value = group.text.trim();
+          cell.evidence = [evidence];
+          cell.explanation = `The heading the row stands under (${where(evidence)}).`;
+        }
       }
-      const title = shaped.titles.length ? shaped.titles[shaped.titles.length - 1] : table.headings[table.headings.length - 1];
+      const title = group?.text.trim() ?? table.headings[table.headings.length - 1];
       const under = title ? ` under "${title}"` : '';
       rows.push({
         cells: out,
-        explanation: `Row ${i + 1} of a table in ${table.fileName}${under}.`,
-        sources: [{ fileId: table.fileId, fileName: table.fileName, tableId: table.tableId, row: shaped.bodyStart + i }],
+        explanation: `Row ${row - shaped.bodyStart + 1} of a table in ${table.fileName}${under}.`,
+        sources: [{ fileId: table.fileId, fileName: table.fileName, tableId: table.tableId, row }],
       });
-    });
+    }
   }
   return { rows: mergeByRowKey(schema, rows), tables: readings };
+}
+
+interface BodyRow {
+  /** The row's cells over the table's columns, with cells spanning rows standing in each of them. */
+  cells: Array<SourceCell | undefined>;
+  /** Index of the row in the table. */
+  row: number;
+  /** Set when the row is a sub-heading of the rows below it rather than an entity. */
+  subHeading?: SourceCell;
+}
+
+/**
+ * The body rows that hold entities, their cells as a reader sees them:
+ * - a cell spanning rows (rowSpan) stands in each row it spans;
+ * - a header repeated inside the body, and rows empty in every matched column, are left out;
+ * - a row with a single filled cell in a table of three or more columns is a sub-heading;
+ * - a row holding only row-key cells between rows that lack them is a cell spanning those rows that
+ *   the parser wrote as a row of its own (vertically centred): its cells go to the rows above and below.
+ */
+function bodyRows(shaped: ShapedTable, matches: ColumnMatch[], keyColumns: Array<number | undefined>): BodyRow[] {
+  const { table, width } = shaped;
+  const headerFolded = shaped.headers.map((h) => h.toLowerCase());
+  const keys = new Set(keyColumns.filter((c): c is number => c !== undefined));
+  const matched = matches.map((m) => m.tableColumn);
+  const filled = (cells: Array<SourceCell | undefined>, col: number) => Boolean(cells[col]?.text.trim());
+
+  const spanning: Array<{ cell: SourceCell; until: number } | undefined> = [];
+  const rows: BodyRow[] = [];
+  table.rows.forEach((row, index) => {
+    if (index < shaped.bodyStart) return;
+    const cells = expandRow(row, width);
+    for (let col = 0; col < width; col++) {
+      const open = spanning[col];
+      if (!cells[col]?.text.trim() && open && index <= open.until) cells[col] = open.cell;
+      const cell = cells[col];
+      if (cell && cell !== open?.cell && (cell.rowSpan ?? 1) > 1) spanning[col] = { cell, until: index + (cell.rowSpan ?? 1) - 1 };
+    }
+    const texts = cells.map((c) => c?.text.trim().toLowerCase() ?? '');
+    if (shaped.headerRows && texts.every((t, col) => t === headerFolded[col])) return;
+    const present = cells.filter((c, col, all) => c && c.text.trim() && all.indexOf(c) === col);
+    if (width >= 3 && present.length === 1 && !matched.filter((col) => !keys.has(col)).some((col) => filled(cells, col)) && matched.length > 1) {
+      rows.push({ cells, row: index, subHeading: present[0] });
+      return;
+    }
+    if (!matched.some((col) => filled(cells, col))) return;
+    rows.push({ cells, row: index });
+  });
+
+  // Row-key cells written as a row of their own between the rows they span.
+  const keyOnly = (r: BodyRow) =>
+    !r.subHeading && matched.some((col) => keys.has(col) && filled(r.cells, col)) && matched.every((col) => keys.has(col) || !filled(r.cells, col));
+  const lacking = (r: BodyRow | undefined, cols: number[]) => r && !r.subHeading && !keyOnly(r) && cols.every((col) => !filled(r.cells, col));
+  const out: BodyRow[] = [];
+  rows.forEach((r, i) => {
+    if (!keyOnly(r) || keys.size === matched.length) return out.push(r);
+    const cols = [...keys].filter((col) => filled(r.cells, col));
+    const neighbours = [rows[i - 1], rows[i + 1]].filter((n) => lacking(n, cols)) as BodyRow[];
+    if (!neighbours.length) return out.push(r);
+    for (const n of neighbours) for (const col of cols) n.cells[col] = r.cells[col];
+  });
+  return out;
 }
 
 const display = (v: unknown) => (typeof v === 'string' ? `"${v}"` : String(v));

@@ -33,6 +33,7 @@ export interface SourceCell {
   /** The parser marked it a header cell. */
   header?: boolean;
   colSpan?: number;
+  rowSpan?: number;
 }
 
 /** A table of a file in reading order: its rows of cells, and the headings above it. */
