@@ -194,6 +194,84 @@ describe('column matching', () => {
   });
 });
 
+describe('rows as a reader sees them', () => {
+  it('takes a row with one filled cell for a sub-heading, and fills GROUP columns from it and the title', () => {
+    const schema: EntitySchemaSpec = {
+      name: 'Pages',
+      columns: [
+        { key: 'topic', label: 'Topic', type: 'STRING', role: 'IDENTIFIER', isRowKey: true },
+        { key: 'section', label: 'Section', type: 'STRING', role: 'GROUP' },
+        { key: 'page', label: 'Page', type: 'INT', role: 'VALUE' },
+      ],
+    };
+    const table = sheetTable('report', 'Index', [
+      ['Financial performance', '', ''],
+      ['Topic', 'Period', 'Page'],
+      ['Revenue', 'FY 23', '1'],
+      ['Operational metrics', '', ''],
+      ['Topic', 'Period', 'Page'],
+      ['Churn', 'Q2', '6'],
+    ]);
+    const { rows } = extractEntityRows(schema, [table]);
+    expect(rows.map((r) => [value(r, 'topic'), value(r, 'section'), value(r, 'page')])).toEqual([
+      ['Revenue', 'Financial performance', 1],
+      ['Churn', 'Operational metrics', 6],
+    ]);
+    expect(cell(rows[1], 'section').evidence[0].positions).toEqual([{ type: 'CELL', sheet_name: 'Index', row: 3, col: 0 }]);
+  });
+
+  it('gives row-key cells written as a row of their own to the rows above and below that lack them', () => {
+    const schema: EntitySchemaSpec = {
+      name: 'Configurations',
+      columns: [
+        { key: 'layers', label: 'Layers', type: 'INT', role: 'IDENTIFIER', isRowKey: true },
+        { key: 'format', label: 'Format', type: 'STRING', role: 'GROUP', isRowKey: true },
+        { key: 'score', label: 'Score', type: 'FLOAT', role: 'VALUE' },
+      ],
+    };
+    const table = pdfTable('paper', [
+      { page: 1, cells: ['Layers', 'Format', 'Score'] },
+      { page: 1, cells: ['', 'OTSL', '0.95'] },
+      { page: 1, cells: ['6', '', ''] },
+      { page: 1, cells: ['', 'HTML', '0.93'] },
+      { page: 1, cells: ['', 'OTSL', '0.92'] },
+      { page: 1, cells: ['4', '', ''] },
+      { page: 1, cells: ['', 'HTML', '0.90'] },
+    ]);
+    const { rows } = extractEntityRows(schema, [table]);
+    expect(rows.map((r) => [value(r, 'layers'), value(r, 'format'), value(r, 'score')])).toEqual([
+      [6, 'OTSL', 0.95],
+      [6, 'HTML', 0.93],
+      [4, 'OTSL', 0.92],
+      [4, 'HTML', 0.9],
+    ]);
+    expect(cell(rows[1], 'layers').evidence[0].text).toBe('6');
+  });
+
+  it('fills a cell spanning rows into each row it spans', () => {
+    const schema: EntitySchemaSpec = {
+      name: 'Doses',
+      columns: [
+        { key: 'drug', label: 'Drug', type: 'STRING', role: 'GROUP' },
+        { key: 'dose', label: 'Dose', type: 'FLOAT', role: 'VALUE' },
+      ],
+    };
+    const table = sheetTable('d', 'S', [
+      ['Drug', 'Dose'],
+      ['Aspirin', '100'],
+      ['', '300'],
+      ['Ibuprofen', '200'],
+    ]);
+    table.rows[1][0].rowSpan = 2;
+    const { rows } = extractEntityRows(schema, [table]);
+    expect(rows.map((r) => [value(r, 'drug'), value(r, 'dose')])).toEqual([
+      ['Aspirin', 100],
+      ['Aspirin', 300],
+      ['Ibuprofen', 200],
+    ]);
+  });
+});
+
 describe('row keys', () => {
   const schema: EntitySchemaSpec = {
     name: 'Products',

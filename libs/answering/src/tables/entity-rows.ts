@@ -175,7 +175,7 @@ function bodyRows(shaped: ShapedTable, matches: ColumnMatch[], keyColumns: Array
     if (shaped.headerRows && texts.every((t, col) => t === headerFolded[col])) return;
     const present = cells.filter((c, col, all) => c && c.text.trim() && all.indexOf(c) === col);
     if (width >= 3 && present.length === 1 && !matched.filter((col) => !keys.has(col)).some((col) => filled(cells, col)) && matched.length > 1) {
-      rows.push({ cells, row: index, subHeading: present[0] });
+      rows.push({ cells, row: index, subHeading: present[0] }); // unless it turns out to be a row-key cell spanning rows
       return;
     }
     if (!matched.some((col) => filled(cells, col))) return;
@@ -184,8 +184,8 @@ function bodyRows(shaped: ShapedTable, matches: ColumnMatch[], keyColumns: Array
 
   // Row-key cells written as a row of their own between the rows they span.
   const keyOnly = (r: BodyRow) =>
-    !r.subHeading && matched.some((col) => keys.has(col) && filled(r.cells, col)) && matched.every((col) => keys.has(col) || !filled(r.cells, col));
-  const lacking = (r: BodyRow | undefined, cols: number[]) => r && !r.subHeading && !keyOnly(r) && cols.every((col) => !filled(r.cells, col));
+    matched.some((col) => keys.has(col) && filled(r.cells, col)) && matched.every((col) => keys.has(col) || !filled(r.cells, col));
+  const lacking = (r: BodyRow | undefined, cols: number[]) => r && !keyOnly(r) && cols.every((col) => !filled(r.cells, col));
   const out: BodyRow[] = [];
   rows.forEach((r, i) => {
     if (!keyOnly(r) || keys.size === matched.length) return out.push(r);
