@@ -18,7 +18,9 @@ import { registerTransferProxy } from './items/transfer-proxy';
 import { migrations } from './migrations';
 import { CollectionsController } from './collections/collections.controller';
 import { FilesController } from './files/files.controller';
+import { FindSimilarJobsController } from './jobs/find-similar.controller';
 import { ExtractionJobsController, QaJobsController } from './jobs/jobs.controllers';
+import { MultiDimJobsController } from './jobs/multi-dim.controller';
 import { ProvidersController } from './providers/providers.controller';
 import { RulesController } from './rules/rules.controller';
 
@@ -44,7 +46,7 @@ void runService({
         ping: HealthPings.gateway,
         persistence: { schema: 'identity', entities: identityEntities, migrations },
         imports: [IdentityModule, ItemsModule],
-        controllers: [ProvidersController, RulesController, FilesController, CollectionsController, QaJobsController, ExtractionJobsController],
+        controllers: [ProvidersController, RulesController, FilesController, CollectionsController, QaJobsController, ExtractionJobsController, MultiDimJobsController, FindSimilarJobsController],
         providers: [
           { provide: APP_FILTER, useClass: AllErrorsFilter },
           { provide: APP_PIPE, useClass: ContractValidationPipe },

@@ -14,6 +14,7 @@ import { PassagesModule } from './passages/passages.module';
 import { RetrievalEnv } from './passages/retrieval.env';
 import { PipelineModule } from './pipeline/pipeline.module';
 import { SimilarModule } from './similar/similar.module';
+import { TablesModule } from './tables/tables.module';
 
 void runService({
   service: ServiceNames.indexing,
@@ -34,6 +35,7 @@ void runService({
           PipelineModule.forRoot(embeddings),
           PassagesModule.forRoot(embeddings, retrieval),
           SimilarModule.forRoot(embeddings),
+          TablesModule,
         ],
       },
       env,

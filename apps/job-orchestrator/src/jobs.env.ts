@@ -1,9 +1,14 @@
-import { IsIn } from 'class-validator';
-import { IsIntegerVar } from '@docintel/config';
+import { Type } from 'class-transformer';
+import { IsEmail, IsIn, IsNumber, IsOptional, Max, Min } from 'class-validator';
+import { IsHttpUrlVar, IsIntegerVar } from '@docintel/config';
 import { ServiceEnv } from '@docintel/runtime';
 
 export const ANSWERING_ENGINES = ['builtin', 'llm', 'local-onnx'] as const;
 export type AnsweringEngine = (typeof ANSWERING_ENGINES)[number];
+
+/** Remote bibliographic searches find-similar can ask about DOIs and open-access ids not among the caller's files. */
+export const FIND_SIMILAR_REMOTES = ['none', 'openalex'] as const;
+export type FindSimilarRemote = (typeof FIND_SIMILAR_REMOTES)[number];
 
 /** job-orchestrator configuration. The engines' own variables (LLM_*, *_MODEL_DIR) are read by libs/answering. */
 export class JobsEnv extends ServiceEnv {
@@ -38,4 +43,36 @@ export class JobsEnv extends ServiceEnv {
   /** Wall-clock budget of one unit; past it the unit fails with a message. */
   @IsIntegerVar(1000, 3_600_000, 'must be an integer number of milliseconds')
   JOB_UNIT_TIMEOUT_MS = 300_000;
+
+  /** Find-similar: the remote bibliographic search (off by default: it needs the network). */
+  @IsIn(FIND_SIMILAR_REMOTES, { message: `must be one of ${FIND_SIMILAR_REMOTES.join(', ')}` })
+  FIND_SIMILAR_REMOTE: FindSimilarRemote = 'none';
+
+  /** The OpenAlex API's base URL (GET {base}/works/doi:…). */
+  @IsHttpUrlVar('https://api.openalex.org')
+  FIND_SIMILAR_OPENALEX_URL = 'https://api.openalex.org';
+
+  /** Sent as mailto= so that OpenAlex puts the requests in its polite pool; recommended. */
+  @IsOptional()
+  @IsEmail({}, { message: 'must be an e-mail address' })
+  FIND_SIMILAR_OPENALEX_MAILTO?: string;
+
+  /** Time limit of one remote request. */
+  @IsIntegerVar(100, 120_000, 'must be an integer number of milliseconds')
+  FIND_SIMILAR_REMOTE_TIMEOUT_MS = 10_000;
+
+  /** Retries of a remote request that timed out or got 429 or 5xx, with exponential back-off; then the lookup is recorded as failed. */
+  @IsIntegerVar(0, 10, 'must be an integer')
+  FIND_SIMILAR_REMOTE_RETRIES = 2;
+
+  /** Similar files returned per source at most (besides the source file itself). */
+  @IsIntegerVar(1, 50, 'must be an integer from 1 to 50')
+  FIND_SIMILAR_MAX_FILES = 10;
+
+  /** Lowest similarity score (0..1) a file needs to be returned. */
+  @Type(() => Number)
+  @IsNumber({}, { message: 'must be a number from 0 to 1' })
+  @Min(0, { message: 'must be a number from 0 to 1' })
+  @Max(1, { message: 'must be a number from 0 to 1' })
+  FIND_SIMILAR_MIN_SCORE = 0.3;
 }

@@ -14,5 +14,7 @@ export * from './nodes';
 export * from './hooks';
 export * from './jobs';
 export * from './find-similar';
+export * from './tables';
+export * from './multi-dim';
 export * from './streams';
 export * from './rpc-calls';

@@ -27,11 +27,16 @@ import { PageDto, RequiredPageQueryDto, type Page } from './paging';
  * EliseAnnotation). Fields the reference lacks are marked "extension" in their descriptions.
  */
 
-export const JOB_KINDS = ['qa', 'extraction', 'find-similar'] as const;
+export const JOB_KINDS = ['qa', 'extraction', 'multi-dim-extraction', 'find-similar'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /** The Job's taskType per kind. */
-export const JOB_TASK_TYPES: Record<JobKind, string> = { qa: 'QA', extraction: 'EXTRACTION', 'find-similar': 'FIND_SIMILAR' };
+export const JOB_TASK_TYPES: Record<JobKind, string> = {
+  qa: 'QA',
+  extraction: 'EXTRACTION',
+  'multi-dim-extraction': 'MULTI_DIM_EXTRACTION',
+  'find-similar': 'FIND_SIMILAR',
+};
 
 /** The statuses of QA and extraction jobs (the reference's Job). */
 export const JOB_STATUSES = ['PENDING', 'RUNNING', 'SUCCESS', 'FAILED', 'ABORTED'] as const;

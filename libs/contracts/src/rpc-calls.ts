@@ -8,6 +8,7 @@ import {
   type IndexedFileDto,
   type OntologyDto,
 } from './files';
+import { FileTablesRequest, type FileTablesReply } from './tables';
 import { DownloadUrlRequest, ItemKeyRequest, ListItemsRequest, RenameItemRequest, TransferTargetRequest, UploadUrlRequest } from './items';
 import type { DownloadUrlResponseDto, ListItemsResponseDto, ProviderItemDto, TransferTarget, UploadUrlResponseDto } from './items';
 import {
@@ -34,11 +35,12 @@ import {
   ListFindSimilarJobsRequest,
   SimilarFilesBySourceRequest,
   SimilarFilesByWorkRequest,
-  type FindSimilarJobDto,
+  type FindSimilarJobHead,
   type FindSimilarSourcesDto,
   type SimilarFilesReply,
   type SourceMatchesDto,
 } from './find-similar';
+import { CreateMultiDimJobRequest, MultiDimRowsRequest, type MultiDimJobInputsDto, type MultiDimRowsPart } from './multi-dim';
 import { DocumentRequest, type DocumentReply } from './nodes';
 import type { Page } from './paging';
 import { GetProviderRequest, ListProvidersQueryDto, type ProviderDto } from './providers';
@@ -106,6 +108,7 @@ export const CollectionFilesRemove = rpc<RemoveFileFromCollectionRequest, null>(
 
 export const FilesResolve = rpc<ResolveFilesRequest, ResolveFilesReply>(Subjects.indexing.filesResolve, ResolveFilesRequest);
 export const PassagesSearch = rpc<PassageSearchRequest, PassageSearchReply>(Subjects.indexing.passagesSearch, PassageSearchRequest);
+export const FilesTables = rpc<FileTablesRequest, FileTablesReply>(Subjects.indexing.filesTables, FileTablesRequest);
 export const SimilarFilesBySource = rpc<SimilarFilesBySourceRequest, SimilarFilesReply>(Subjects.indexing.similarBySource, SimilarFilesBySourceRequest);
 export const SimilarFilesByWork = rpc<SimilarFilesByWorkRequest, Pick<SimilarFilesReply, 'similar' | 'source'>>(
   Subjects.indexing.similarByWork,
@@ -115,12 +118,14 @@ export const SimilarFilesByWork = rpc<SimilarFilesByWorkRequest, Pick<SimilarFil
 // job-orchestrator
 export const QaJobsCreate = rpc<CreateQaJobRequest, JobDto>(Subjects.jobs.qaCreate, CreateQaJobRequest);
 export const ExtractionJobsCreate = rpc<CreateExtractionJobRequest, JobDto>(Subjects.jobs.extractionCreate, CreateExtractionJobRequest);
-export const FindSimilarJobsCreate = rpc<CreateFindSimilarJobRequest, FindSimilarJobDto>(Subjects.jobs.findSimilarCreate, CreateFindSimilarJobRequest);
-export const FindSimilarJobsGet = rpc<FindSimilarJobRefRequest, FindSimilarJobDto>(Subjects.jobs.findSimilarGet, FindSimilarJobRefRequest);
-export const FindSimilarJobsList = rpc<ListFindSimilarJobsRequest, Page<FindSimilarJobDto>>(Subjects.jobs.findSimilarList, ListFindSimilarJobsRequest);
+export const MultiDimJobsCreate = rpc<CreateMultiDimJobRequest, JobDto>(Subjects.jobs.multiDimCreate, CreateMultiDimJobRequest);
+export const MultiDimJobsRows = rpc<MultiDimRowsRequest, MultiDimRowsPart>(Subjects.jobs.multiDimRows, MultiDimRowsRequest);
+export const FindSimilarJobsCreate = rpc<CreateFindSimilarJobRequest, FindSimilarJobHead>(Subjects.jobs.findSimilarCreate, CreateFindSimilarJobRequest);
+export const FindSimilarJobsGet = rpc<FindSimilarJobRefRequest, FindSimilarJobHead>(Subjects.jobs.findSimilarGet, FindSimilarJobRefRequest);
+export const FindSimilarJobsList = rpc<ListFindSimilarJobsRequest, Page<FindSimilarJobHead>>(Subjects.jobs.findSimilarList, ListFindSimilarJobsRequest);
 export const JobsList = rpc<ListJobsRequest, Page<JobDto>>(Subjects.jobs.list, ListJobsRequest);
 export const JobsGet = rpc<JobRefRequest, JobDto>(Subjects.jobs.get, JobRefRequest);
-export const JobsInputs = rpc<JobRefRequest, QaJobInputsDto | ExtractionJobInputsDto | FindSimilarSourcesDto>(Subjects.jobs.inputs, JobRefRequest);
+export const JobsInputs = rpc<JobRefRequest, QaJobInputsDto | ExtractionJobInputsDto | FindSimilarSourcesDto | MultiDimJobInputsDto>(Subjects.jobs.inputs, JobRefRequest);
 export const JobsResults = rpc<JobPartRequest, JobPart<QaResultDto | MetaResultDto | SourceMatchesDto>>(Subjects.jobs.results, JobPartRequest);
 export const JobsAnnotations = rpc<JobPartRequest, JobPart<AnnotationDto>>(Subjects.jobs.annotations, JobPartRequest);
 export const JobsCancel = rpc<JobRefRequest, JobDto>(Subjects.jobs.cancel, JobRefRequest);
@@ -177,10 +182,13 @@ export const RpcCalls = {
   CollectionFilesRemove,
   FilesResolve,
   PassagesSearch,
+  FilesTables,
   SimilarFilesBySource,
   SimilarFilesByWork,
   QaJobsCreate,
   ExtractionJobsCreate,
+  MultiDimJobsCreate,
+  MultiDimJobsRows,
   FindSimilarJobsCreate,
   FindSimilarJobsGet,
   FindSimilarJobsList,

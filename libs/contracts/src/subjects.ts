@@ -42,6 +42,8 @@ export const Subjects = {
     filesResolve: 'indexing.files.resolve',
     /** Hybrid passage retrieval over some files, for the job engine. */
     passagesSearch: 'indexing.passages.search',
+    /** The tables of a file (rows of cells with positions), for multi-dimensional extraction. */
+    filesTables: 'indexing.files.tables',
     /** Find-similar: identify a source among the caller's files (id, DOI, open-access id) and rank the others against it. */
     similarBySource: 'indexing.similar.by-source',
     /** Find-similar: rank the caller's files against a work known only by its metadata (a remote search's answer). */
@@ -51,6 +53,9 @@ export const Subjects = {
     ping: 'jobs.health.ping',
     qaCreate: 'jobs.qa.create',
     extractionCreate: 'jobs.extraction.create',
+    multiDimCreate: 'jobs.multi-dim.create',
+    /** A multi-dimensional extraction job's rows, merged across its files, in parts. */
+    multiDimRows: 'jobs.multi-dim.rows',
     findSimilarCreate: 'jobs.find-similar.create',
     /** A find-similar job with its sources and statistics (its result is read in parts with jobs.jobs.results). */
     findSimilarGet: 'jobs.find-similar.get',

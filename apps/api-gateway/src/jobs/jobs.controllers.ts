@@ -28,10 +28,10 @@ import { ApiErrors } from '../http/api-errors.decorator';
 import { UuidParam } from '../http/uuid-param';
 import { Caller } from '../identity/rpc-context.decorator';
 
-const JOB_ID = ApiParam({ name: 'jobId', type: 'string', description: 'The job Id' });
+export const JOB_ID = ApiParam({ name: 'jobId', type: 'string', description: 'The job Id' });
 
 /** The reads every job kind shares; the routes are declared per kind so that each has its reference operationId. */
-class JobReads {
+export class JobReads {
   constructor(
     protected readonly rpc: RpcClient,
     private readonly kind: JobKind,
@@ -74,7 +74,7 @@ class JobReads {
   }
 }
 
-const PARTIAL = 'While the job runs, the answers given so far (poll the job until its status is terminal for all of them).';
+export const PARTIAL = 'While the job runs, the answers given so far (poll the job until its status is terminal for all of them).';
 
 /** Question answering over indexed files; every answer cites where it was read. */
 @ApiTags('Question Answering')

@@ -7,6 +7,9 @@ import type { JobRecord, UnitRecord } from '../jobs/job-records';
 import { JobsRepository, type UnitOutcome } from '../jobs/jobs.repository';
 import { UnitQueue } from '../jobs/unit-queue';
 import type { JobsEnv } from '../jobs.env';
+import { failedSourceMatches, FindSimilarUnitRunner } from '../find-similar/find-similar-unit';
+import { failedFileRows, MultiDimUnitRunner } from '../multi-dim/multi-dim-unit';
+import type { ExtractionInputs, FindSimilarInputs } from '../jobs/job-records';
 import { ExtractionUnitRunner, failedMetaResult } from './extraction-unit';
 import { QaUnitRunner, failedQaResult } from './qa-unit';
 import { isTransient, messageOf } from './unit-context';
@@ -18,10 +21,12 @@ class ClaimLost extends Error {}
 
 /** The outcome of a unit that could not be answered, with the reason in each of its answers. */
 export function failedOutcome(job: JobRecord, unit: UnitRecord, reason: string): UnitOutcome {
-  const results =
-    job.kind === 'qa'
-      ? [failedQaResult(job, unit, reason)]
-      : (job.inputs as { metas: Parameters<typeof failedMetaResult>[0][] }).metas.map((m) => failedMetaResult(m, unit.fileId as string, reason));
+  const results = {
+    qa: () => [failedQaResult(job, unit, reason)],
+    extraction: () => (job.inputs as ExtractionInputs).metas.map((m) => failedMetaResult(m, unit.fileId as string, reason)),
+    'multi-dim-extraction': () => [failedFileRows(job, unit)],
+    'find-similar': () => [failedSourceMatches((job.inputs as FindSimilarInputs).sourceIdentifiers[unit.unit], reason)],
+  }[job.kind]();
   return { status: 'FAILED', results, answered: results.length, annotations: [], error: reason };
 }
 
@@ -44,6 +49,8 @@ export class UnitWorker implements OnApplicationBootstrap, BeforeApplicationShut
     private readonly queue: UnitQueue,
     private readonly qa: QaUnitRunner,
     private readonly extraction: ExtractionUnitRunner,
+    private readonly findSimilar: FindSimilarUnitRunner,
+    private readonly multiDim: MultiDimUnitRunner,
     @Inject(SERVICE_ENV) private readonly env: JobsEnv,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -119,7 +126,8 @@ export class UnitWorker implements OnApplicationBootstrap, BeforeApplicationShut
 
   private runUntilAborted(job: JobRecord, unit: UnitRecord, signal: AbortSignal): Promise<UnitOutcome> {
     const requestId = currentRequestId() ?? job.id;
-    const run = job.kind === 'qa' ? this.qa.run(job, unit, requestId, signal) : this.extraction.run(job, unit, requestId, signal);
+    const runner = { qa: this.qa, extraction: this.extraction, 'multi-dim-extraction': this.multiDim, 'find-similar': this.findSimilar }[job.kind];
+    const run = runner.run(job, unit, requestId, signal);
     // A reader that does not watch the signal still cannot hold the unit past its deadline.
     const aborted = new Promise<never>((_, reject) => {
       if (signal.aborted) reject(signal.reason as Error);

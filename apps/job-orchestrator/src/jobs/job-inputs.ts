@@ -3,10 +3,11 @@ import {
   DomainError,
   type AnswerTypeDto,
   type CreateExtractionJobRequestDto,
+  type CreateFindSimilarJobRequestDto,
   type CreateQaJobRequestDto,
   type ErrorDetail,
 } from '@docintel/contracts';
-import type { ExtractionInputs, QaInputs } from './job-records';
+import type { ExtractionInputs, FindSimilarInputs, QaInputs } from './job-records';
 
 /** Problems of an answer type that the DTO's decorators cannot see. */
 function answerTypeProblems(type: AnswerTypeDto, field: string): ErrorDetail[] {
@@ -69,6 +70,21 @@ export function extractionInputs(req: CreateExtractionJobRequestDto): Extraction
   });
   if (problems.length) throw DomainError.invalid(problems);
   return { files: req.files, metas, config: req.config };
+}
+
+/**
+ * The sources of a find-similar job: each must name a document by at least one of doi, id and
+ * openAccessId (the DTO checks each identifier's form). Only the identifiers given are kept.
+ */
+export function findSimilarInputs(req: CreateFindSimilarJobRequestDto): FindSimilarInputs {
+  const problems: ErrorDetail[] = [];
+  const sourceIdentifiers = req.sourceIdentifiers.map((s, i) => {
+    const kept = Object.fromEntries((['doi', 'id', 'openAccessId'] as const).filter((k) => typeof s[k] === 'string' && s[k].trim()).map((k) => [k, s[k]?.trim()]));
+    if (!Object.keys(kept).length) problems.push({ field: `sourceIdentifiers[${i}]`, problem: 'must name the document by doi, id or openAccessId' });
+    return kept;
+  });
+  if (problems.length) throw DomainError.invalid(problems);
+  return { sourceIdentifiers };
 }
 
 /** A cycle of the dependency graph as a list of positions (first repeated at the end), or null. */

@@ -1,4 +1,6 @@
-import type { AnswerTypeDto, FilesInputDto, JobKind, JobLaunchConfigDto, JobStatus, MetaInputDto, QuestionInputDto } from '@docintel/contracts';
+import type { AnswerTypeDto, FilesInputDto, JobKind, JobLaunchConfigDto, JobStatus, MetaInputDto, QuestionInputDto, SourceIdentifierDto } from '@docintel/contracts';
+
+import type { MultiDimInputs } from '../multi-dim/multi-dim-inputs';
 
 /** The request of a job as accepted, kept for GET /inputs and for the units to read. */
 export interface QaInputs {
@@ -13,7 +15,12 @@ export interface ExtractionInputs {
   config?: JobLaunchConfigDto;
 }
 
-export type JobInputs = QaInputs | ExtractionInputs;
+/** A find-similar job's sources, as given; unit i searches sourceIdentifiers[i]. */
+export interface FindSimilarInputs {
+  sourceIdentifiers: SourceIdentifierDto[];
+}
+
+export type JobInputs = QaInputs | ExtractionInputs | FindSimilarInputs | MultiDimInputs;
 
 /** A file the job reads, as resolved when it was created. */
 export interface JobFile {
@@ -49,7 +56,7 @@ export interface UnitCounts {
   answered: number;
 }
 
-/** A unit of a job: a question (QA) or a file (extraction). */
+/** A unit of a job: a question (QA), a file (extraction) or a source (find-similar). */
 export interface UnitRecord {
   jobId: string;
   unit: number;

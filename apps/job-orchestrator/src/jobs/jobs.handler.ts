@@ -1,6 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import {
   CreateExtractionJobRequest,
+  CreateFindSimilarJobRequest,
+  CreateMultiDimJobRequest,
+  MultiDimJobsCreate,
+  MultiDimJobsRows,
+  MultiDimRowsRequest,
+  type MultiDimRowsPart,
+  FindSimilarJobRefRequest,
+  FindSimilarJobsCreate,
+  FindSimilarJobsGet,
+  FindSimilarJobsList,
+  ListFindSimilarJobsRequest,
+  type FindSimilarJobHead,
+  type FindSimilarSourcesDto,
+  type MultiDimJobInputsDto,
+  type SourceMatchesDto,
   CreateQaJobRequest,
   ExtractionJobsCreate,
   JobPartRequest,
@@ -40,6 +55,31 @@ export class JobsHandler {
     return this.jobs.createExtraction(ctx, req);
   }
 
+  @RpcHandler(MultiDimJobsCreate)
+  createMultiDim(req: CreateMultiDimJobRequest, ctx: RpcContext): Promise<JobDto> {
+    return this.jobs.createMultiDim(ctx, req);
+  }
+
+  @RpcHandler(MultiDimJobsRows)
+  multiDimRows(req: MultiDimRowsRequest, ctx: RpcContext): Promise<MultiDimRowsPart> {
+    return this.jobs.multiDimRows(ctx, req.jobId, req.fromRow);
+  }
+
+  @RpcHandler(FindSimilarJobsCreate)
+  createFindSimilar(req: CreateFindSimilarJobRequest, ctx: RpcContext): Promise<FindSimilarJobHead> {
+    return this.jobs.createFindSimilar(ctx, req);
+  }
+
+  @RpcHandler(FindSimilarJobsGet)
+  getFindSimilar(req: FindSimilarJobRefRequest, ctx: RpcContext): Promise<FindSimilarJobHead> {
+    return this.jobs.findSimilar(ctx, req.jobId);
+  }
+
+  @RpcHandler(FindSimilarJobsList)
+  listFindSimilar(req: ListFindSimilarJobsRequest, ctx: RpcContext): Promise<Page<FindSimilarJobHead>> {
+    return this.jobs.listFindSimilar(ctx, req);
+  }
+
   @RpcHandler(JobsList)
   list(req: ListJobsRequest, ctx: RpcContext): Promise<Page<JobDto>> {
     return this.jobs.list(ctx, req.kind, req);
@@ -51,12 +91,12 @@ export class JobsHandler {
   }
 
   @RpcHandler(JobsInputs)
-  inputs(req: JobRefRequest, ctx: RpcContext): Promise<QaJobInputsDto | ExtractionJobInputsDto> {
+  inputs(req: JobRefRequest, ctx: RpcContext): Promise<QaJobInputsDto | ExtractionJobInputsDto | FindSimilarSourcesDto | MultiDimJobInputsDto> {
     return this.jobs.inputs(ctx, req.kind, req.jobId);
   }
 
   @RpcHandler(JobsResults)
-  results(req: JobPartRequest, ctx: RpcContext): Promise<JobPart<QaResultDto | MetaResultDto>> {
+  results(req: JobPartRequest, ctx: RpcContext): Promise<JobPart<QaResultDto | MetaResultDto | SourceMatchesDto>> {
     return this.jobs.results(ctx, req.kind, req.jobId, req.fromUnit);
   }
 

@@ -5,18 +5,21 @@ import { QaUnitRunner } from '../execution/qa-unit';
 import { ReaderLifecycle } from '../execution/reader.provider';
 import { JobSweeper } from '../execution/sweeper';
 import { UnitWorker } from '../execution/unit-worker';
+import { bibliographicSourceProvider } from '../find-similar/bibliographic-source.provider';
+import { FindSimilarUnitRunner } from '../find-similar/find-similar-unit';
+import { MultiDimUnitRunner } from '../multi-dim/multi-dim-unit';
 import { JobsHandler } from './jobs.handler';
 import { JobsRepository } from './jobs.repository';
 import { JobsService } from './jobs.service';
 import { UnitQueue } from './unit-queue';
 
-/** The jobs API (jobs.* calls) and the execution of their units; `engine` provides READER and RERANKER. */
+/** The jobs API (jobs.* calls) and the execution of their units; `engine` provides READER and RERANKER; FIND_SIMILAR_REMOTE the bibliographic source. */
 @Module({})
 export class JobsModule {
   static forRoot(engine: Provider[]): DynamicModule {
     return {
       module: JobsModule,
-      providers: [...engine, ReaderLifecycle, JobsRepository, UnitQueue, JobsService, JobsHandler, PassageRanking, QaUnitRunner, ExtractionUnitRunner, UnitWorker, JobSweeper],
+      providers: [...engine, ReaderLifecycle, JobsRepository, UnitQueue, JobsService, JobsHandler, PassageRanking, QaUnitRunner, ExtractionUnitRunner, bibliographicSourceProvider, FindSimilarUnitRunner, MultiDimUnitRunner, UnitWorker, JobSweeper],
       exports: [JobsRepository, UnitWorker, JobSweeper],
     };
   }

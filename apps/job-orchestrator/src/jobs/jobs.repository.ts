@@ -316,8 +316,9 @@ export class JobsRepository {
   }
 
   /**
-   * Ends the job when every unit is over: SUCCESS when at least one unit answered (the failed
-   * ones say why in their answers), FAILED with the first unit's reason when all failed.
+   * Ends the job when every unit is over: SUCCESS (COMPLETED for find-similar, as the interface has
+   * it) when at least one unit answered (the failed ones say why in their answers), FAILED with the
+   * first unit's reason when all failed.
    * Returns the job when this call ended it.
    */
   async finishIfDone(jobId: string): Promise<JobRecord | null> {
@@ -329,7 +330,8 @@ export class JobsRepository {
                 (SELECT error FROM job_units WHERE job_id = $1 AND status = 'FAILED' ORDER BY unit LIMIT 1) AS first_error
          FROM job_units WHERE job_id = $1)
        UPDATE jobs j SET
-         status = CASE WHEN units.total > 0 AND units.failed = units.total THEN 'FAILED' ELSE 'SUCCESS' END,
+         status = CASE WHEN units.total > 0 AND units.failed = units.total THEN 'FAILED'
+                       WHEN j.kind = 'find-similar' THEN 'COMPLETED' ELSE 'SUCCESS' END,
          error_message = CASE WHEN units.total > 0 AND units.failed = units.total
                               THEN 'Every part of the job failed; the first reason: ' || coalesce(units.first_error, 'unknown') END,
          finished_at = now(), modified_at = now(), started_at = coalesce(j.started_at, now())

@@ -8,7 +8,14 @@ import {
   toPage,
   type AnnotationDto,
   type CreateExtractionJobRequestDto,
+  type CreateFindSimilarJobRequestDto,
+  type CreateMultiDimJobRequestDto,
+  type MultiDimRowsPart,
   type CreateQaJobRequestDto,
+  type FindSimilarJobHead,
+  type FindSimilarSourcesDto,
+  type MultiDimJobInputsDto,
+  type SourceMatchesDto,
   type ErrorDetail,
   type ExtractionJobInputsDto,
   type FilesInputDto,
@@ -23,8 +30,11 @@ import {
   type RpcContext,
 } from '@docintel/contracts';
 import { RpcClient } from '@docintel/messaging';
-import { extractionInputs, qaInputs } from './job-inputs';
-import { toAnnotationDto, toJobDto } from './job-mapper';
+import { entityExtractionOf } from '../multi-dim/entity-extraction';
+import { multiDimInputs, type MultiDimInputs } from '../multi-dim/multi-dim-inputs';
+import type { FileEntityRows } from '../multi-dim/multi-dim-unit';
+import { extractionInputs, findSimilarInputs, qaInputs } from './job-inputs';
+import { toAnnotationDto, toFindSimilarHead, toJobDto } from './job-mapper';
 import type { JobFile, JobInputs, JobRecord, NewUnit } from './job-records';
 import { JobsRepository, type JobOwner } from './jobs.repository';
 import { UnitQueue } from './unit-queue';
@@ -62,6 +72,17 @@ function ownerOf(ctx: RpcContext): JobOwner {
 
 const shorten = (text: string) => (text.length > NAME_CHARS ? `${text.slice(0, NAME_CHARS - 1)}…` : text);
 
+const KIND_NAMES: Record<JobKind, string> = {
+  qa: 'QA job',
+  extraction: 'Extraction job',
+  'multi-dim-extraction': 'Multi-dimensional extraction job',
+  'find-similar': 'Find-similar job',
+};
+
+/** How a find-similar source is named in its unit's label and the job's name. */
+const sourceLabel = (s: { doi?: string; id?: string; openAccessId?: string }) =>
+  [s.id && `id ${s.id}`, s.doi && `doi ${s.doi}`, s.openAccessId && `openAccessId ${s.openAccessId}`].filter(Boolean).join(', ');
+
 /** Creating jobs and reading them back: the use cases behind the jobs.* calls. */
 @Injectable()
 export class JobsService {
@@ -87,12 +108,59 @@ export class JobsService {
     return this.create(owner, 'extraction', req.name ?? shorten(`Extraction: ${inputs.metas.map((m) => m.meta).join(', ')}`), inputs, files, units);
   }
 
+  /** One unit per file: its tables (or its text) give its rows; rows of all files are merged when read. */
+  async createMultiDim(ctx: RpcContext, req: CreateMultiDimJobRequestDto): Promise<JobDto> {
+    const owner = ownerOf(ctx);
+    const inputs = multiDimInputs(req);
+    const files = await this.resolveFiles(ctx, req.files, req.config?.skip_unindexed_files === true);
+    const units: NewUnit[] = files.map((f, i) => ({ unit: i, label: `file ${f.name}`, fileId: f.fileId, dependsOn: [] }));
+    return this.create(owner, 'multi-dim-extraction', req.name ?? shorten(`Rows: ${inputs.schema.name}`), inputs, files, units);
+  }
+
+  /**
+   * The rows of a multi-dimensional extraction job, merged on row keys across its files (partial
+   * while it runs), from `fromRow` on: as many as fit in PART_BYTES.
+   */
+  async multiDimRows(ctx: RpcContext, jobId: string, fromRow = 0): Promise<MultiDimRowsPart> {
+    const job = await this.job(ctx, 'multi-dim-extraction', jobId);
+    const total = await this.repo.unitCount(job.id);
+    const files: FileEntityRows[] = [];
+    for (let from = 0; from < total; from += UNITS_PER_PART) {
+      for (const u of await this.repo.unitResults(job.id, from, UNITS_PER_PART)) files.push(...(u.results as FileEntityRows[]));
+    }
+    const { rows, referenceIds: _all, ...head } = entityExtractionOf(job.id, job.inputs as MultiDimInputs, files);
+    const part: MultiDimRowsPart = { head, rows: [], nextRow: null };
+    let bytes = Buffer.byteLength(JSON.stringify(head));
+    for (let i = fromRow; i < rows.length; i++) {
+      const size = Buffer.byteLength(JSON.stringify(rows[i]));
+      if (part.rows.length && bytes + size > PART_BYTES) return { ...part, nextRow: i };
+      part.rows.push(rows[i]);
+      bytes += size;
+    }
+    return part;
+  }
+
+  /** One unit per source; the job's files are the ones its units find, so none are resolved up front. */
+  async createFindSimilar(ctx: RpcContext, req: CreateFindSimilarJobRequestDto): Promise<FindSimilarJobHead> {
+    const owner = ownerOf(ctx);
+    const inputs = findSimilarInputs(req);
+    const units: NewUnit[] = inputs.sourceIdentifiers.map((s, i) => ({ unit: i, label: shorten(`source ${sourceLabel(s)}`), fileId: null, dependsOn: [] }));
+    const more = units.length > 1 ? ` and ${units.length - 1} more` : '';
+    const job = await this.start(owner, 'find-similar', shorten(`Find similar: ${sourceLabel(inputs.sourceIdentifiers[0])}${more}`), inputs, [], units);
+    return toFindSimilarHead(job, await this.repo.counts(job.id));
+  }
+
   private async create(owner: JobOwner, kind: JobKind, name: string, inputs: JobInputs, files: JobFile[], units: NewUnit[]): Promise<JobDto> {
+    const job = await this.start(owner, kind, name, inputs, files, units);
+    return toJobDto(job, await this.repo.counts(job.id));
+  }
+
+  private async start(owner: JobOwner, kind: JobKind, name: string, inputs: JobInputs, files: JobFile[], units: NewUnit[]): Promise<JobRecord> {
     const id = randomUUID();
-    let job = await this.repo.create({ id, ...owner, kind, name, status: 'PENDING', errorMessage: null, inputs, files }, units);
+    const job = await this.repo.create({ id, ...owner, kind, name, status: 'PENDING', errorMessage: null, inputs, files }, units);
     if (units.length) await this.queue.publishReady(id);
-    else job = (await this.repo.finishIfDone(id)) ?? job; // nothing to read: the job is over at once
-    return toJobDto(job, await this.repo.counts(id));
+    else return (await this.repo.finishIfDone(id)) ?? job; // nothing to read: the job is over at once
+    return job;
   }
 
   /**
@@ -134,14 +202,17 @@ export class JobsService {
     return files;
   }
 
-  async list(ctx: RpcContext, kind: JobKind, query: ListJobsQueryDto): Promise<Page<JobDto>> {
-    const owner = ownerOf(ctx);
-    const { jobs, total } = await this.repo.list(owner, kind, {
+  private page(ctx: RpcContext, kind: JobKind, query: ListJobsQueryDto) {
+    return this.repo.list(ownerOf(ctx), kind, {
       page: query.page,
       pageSize: query.pageSize,
       sort: query.sortProperty ?? 'createdTime',
       order: query.sortOrder ?? (query.sortProperty && query.sortProperty !== 'createdTime' ? 'ASC' : 'DESC'),
     });
+  }
+
+  async list(ctx: RpcContext, kind: JobKind, query: ListJobsQueryDto): Promise<Page<JobDto>> {
+    const { jobs, total } = await this.page(ctx, kind, query);
     const counts = await this.repo.countsOf(jobs.map((j) => j.id));
     return toPage(
       jobs.map((j) => toJobDto(j, counts.get(j.id))),
@@ -155,7 +226,7 @@ export class JobsService {
   async job(ctx: RpcContext, kind: JobKind, jobId: string): Promise<JobRecord> {
     const owner = ownerOf(ctx);
     const job = UUID.test(jobId) ? await this.repo.find(owner, kind, jobId) : null;
-    if (!job) throw DomainError.notFound(kind === 'qa' ? 'QA job' : 'Extraction job', jobId);
+    if (!job) throw DomainError.notFound(KIND_NAMES[kind], jobId);
     return job;
   }
 
@@ -164,7 +235,23 @@ export class JobsService {
     return toJobDto(job, await this.repo.counts(job.id));
   }
 
-  async inputs(ctx: RpcContext, kind: JobKind, jobId: string): Promise<QaJobInputsDto | ExtractionJobInputsDto> {
+  async findSimilar(ctx: RpcContext, jobId: string): Promise<FindSimilarJobHead> {
+    const job = await this.job(ctx, 'find-similar', jobId);
+    return toFindSimilarHead(job, await this.repo.counts(job.id));
+  }
+
+  async listFindSimilar(ctx: RpcContext, query: ListJobsQueryDto): Promise<Page<FindSimilarJobHead>> {
+    const { jobs, total } = await this.page(ctx, 'find-similar', query);
+    const counts = await this.repo.countsOf(jobs.map((j) => j.id));
+    return toPage(
+      jobs.map((j) => toFindSimilarHead(j, counts.get(j.id))),
+      total,
+      query.page,
+      query.pageSize,
+    );
+  }
+
+  async inputs(ctx: RpcContext, kind: JobKind, jobId: string): Promise<QaJobInputsDto | ExtractionJobInputsDto | FindSimilarSourcesDto | MultiDimJobInputsDto> {
     const job = await this.job(ctx, kind, jobId);
     return job.inputs;
   }
@@ -173,12 +260,12 @@ export class JobsService {
    * The answers of the units that are over, in question (or file) order; partial while the job
    * runs. One part at a time: the units from `fromUnit` on, as many as fit in PART_BYTES.
    */
-  async results(ctx: RpcContext, kind: JobKind, jobId: string, fromUnit = 0): Promise<JobPart<QaResultDto | MetaResultDto>> {
+  async results(ctx: RpcContext, kind: JobKind, jobId: string, fromUnit = 0): Promise<JobPart<QaResultDto | MetaResultDto | SourceMatchesDto>> {
     const job = await this.job(ctx, kind, jobId);
     const units = await this.repo.unitResults(job.id, fromUnit, UNITS_PER_PART);
     const total = await this.repo.unitCount(job.id);
     return takePart(
-      units.map((u) => ({ unit: u.unit, items: u.results as Array<QaResultDto | MetaResultDto> })),
+      units.map((u) => ({ unit: u.unit, items: u.results as Array<QaResultDto | MetaResultDto | SourceMatchesDto> })),
       fromUnit,
       total,
     );

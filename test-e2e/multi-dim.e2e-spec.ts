@@ -1,0 +1,171 @@
+import { TestStack } from '@docintel/testing';
+import { eventually, Indexer, type IndexedFile } from './support/indexing';
+
+/**
+ * Multi-dimensional extraction through the HTTP API with every service running: corpus tables are
+ * uploaded and indexed, a schema is sent, and the rows come back typed, merged across files on the
+ * row key, each cell citing a table cell (CELL, or BBOX for PDFs) that holds its value.
+ */
+
+interface Job {
+  jobId: string;
+  status: string;
+  taskType: string;
+  errorMessage?: string;
+  progress?: { total: number; done: number; failed: number };
+}
+interface Ref {
+  id: string;
+  entityType: string;
+}
+interface Row {
+  explanation: string;
+  referenceIds: Ref[];
+  cells: Array<{ columnKey: string; value: unknown; explanation: string; referenceIds: Ref[] }>;
+}
+interface Outputs {
+  entityExtraction: { metaId: string; meta: string; explanation: string; referenceIds: Ref[]; rows: Row[]; schema: { name: string } };
+}
+interface Annotation {
+  id: Ref;
+  data: { content: string; documentId: string; positions: Array<{ type: string; page_number?: number; sheet_name?: string }> };
+}
+
+const DUCKS = {
+  name: 'Duck counts',
+  columns: [
+    { key: 'year', label: 'Year', type: 'ENTITY_COLUMN_TYPE_INT', role: 'ENTITY_COLUMN_ROLE_TIMEPOINT', isRowKey: true },
+    { key: 'ducks', label: 'Number of ducks', type: 'ENTITY_COLUMN_TYPE_INT', role: 'ENTITY_COLUMN_ROLE_VALUE', description: 'freshwater ducks counted' },
+  ],
+};
+
+describe('multi-dimensional extraction jobs', () => {
+  let stack: TestStack;
+  let alice: Indexer;
+  let bob: Indexer;
+  const files: Record<'ods' | 'xls' | 'pdf', IndexedFile> = {} as never;
+
+  beforeAll(async () => {
+    stack = await TestStack.start({ label: 'multidim' });
+    alice = await Indexer.forNamespace(stack, 'tables', 'alice@tables.test');
+    bob = await Indexer.forNamespace(stack, 'tables', 'bob@tables.test');
+    files.ods = await alice.index('ducks/ducks.ods', { corpus: 'ods/docling_odf_table_with_title_01.ods' });
+    files.xls = await alice.index('ducks/ducks.xls', { corpus: 'xls/docling_legacy_sample.xls' });
+    files.pdf = await alice.index('papers/corrosion.pdf', { corpus: 'pdf/unstructured_embedded-images-tables.pdf' });
+    for (const key of Object.keys(files) as Array<keyof typeof files>) {
+      files[key] = await alice.stepsSettled(files[key].id.id, ['passage_indexing'], 180_000);
+      expect(files[key].lastIndexationInfos.status).toBe('SUCCESS');
+    }
+  }, 300_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  async function json<T>(res: Response, status = 200): Promise<T> {
+    const text = await res.text();
+    if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${text}`);
+    return JSON.parse(text) as T;
+  }
+
+  const finished = (jobId: string) =>
+    eventually(
+      `job ${jobId}`,
+      async () => json<Job>(await alice.call('GET', `/api/core/multi-dim-extraction/jobs/${jobId}`)),
+      (j) => ['SUCCESS', 'FAILED', 'ABORTED'].includes(j.status),
+      120_000,
+    );
+
+  const value = (row: Row, key: string) => row.cells.find((c) => c.columnKey === key)?.value;
+
+  it('reads one row per year from two spreadsheets, merged on the row key, every cell citing a cell holding its value', async () => {
+    const created = await json<Job>(
+      await alice.call('POST', '/api/core/multi-dim-extraction/jobs', { files: { fileIds: [files.ods.id.id, files.xls.id.id] }, schema: DUCKS }),
+    );
+    expect(created).toMatchObject({ taskType: 'MULTI_DIM_EXTRACTION', status: expect.stringMatching(/PENDING|RUNNING/) });
+    const job = await finished(created.jobId);
+    expect(job).toMatchObject({ status: 'SUCCESS', progress: { total: 2, done: 2, failed: 0 } });
+
+    const { entityExtraction } = await json<Outputs>(await alice.call('GET', `/api/core/multi-dim-extraction/jobs/${created.jobId}/results`));
+    expect(entityExtraction.meta).toBe('Duck counts');
+    expect(entityExtraction.rows.map((r) => [value(r, 'year'), value(r, 'ducks')])).toEqual([
+      [2019, 120],
+      [2020, 135],
+      [2021, 150],
+      [2022, 170],
+      [2023, 160],
+      [2024, 180],
+    ]);
+    expect(entityExtraction.explanation).toContain('6 rows');
+
+    const annotations = await json<Annotation[]>(await alice.call('GET', `/api/core/multi-dim-extraction/jobs/${created.jobId}/annotations`));
+    const byId = new Map(annotations.map((a) => [a.id.id, a]));
+    for (const row of entityExtraction.rows) {
+      for (const cell of row.cells) {
+        // The same table in two files: each value is cited in both.
+        expect(cell.referenceIds).toHaveLength(2);
+        const cited = cell.referenceIds.map((r) => byId.get(r.id)!);
+        expect(new Set(cited.map((a) => a.data.documentId))).toEqual(new Set([files.ods.id.id, files.xls.id.id]));
+        for (const a of cited) {
+          expect(a.data.content.trim()).toBe(String(cell.value));
+          expect(a.data.positions[0].type).toBe('CELL');
+        }
+      }
+    }
+    expect(entityExtraction.referenceIds.length).toBe(annotations.length);
+
+    const inputs = await json<{ schema: { columns: Array<{ key: string }> } }>(await alice.call('GET', `/api/core/multi-dim-extraction/jobs/${created.jobId}/inputs`));
+    expect(inputs.schema.columns.map((c) => c.key)).toEqual(['year', 'ducks']);
+  });
+
+  it('reads a PDF table with its header wrapped over two lines, citing BBOX cells, units split into the UNIT column', async () => {
+    const schema = {
+      name: 'Inhibitor concentrations',
+      columns: [
+        { key: 'concentration', label: 'Inhibitor concentration', type: 'INT', role: 'IDENTIFIER', isRowKey: true },
+        { key: 'rate', label: 'Corrosion rate', type: 'FLOAT', role: 'VALUE' },
+        { key: 'rate_unit', label: 'Rate unit', type: 'STRING', role: 'UNIT' },
+      ],
+    };
+    const created = await json<Job>(await alice.call('POST', '/api/core/multi-dim-extraction/jobs', { files: { fileIds: [files.pdf.id.id] }, schema }));
+    expect((await finished(created.jobId)).status).toBe('SUCCESS');
+    const { entityExtraction } = await json<Outputs>(await alice.call('GET', `/api/core/multi-dim-extraction/jobs/${created.jobId}/results`));
+    expect(entityExtraction.rows.map((r) => [value(r, 'concentration'), value(r, 'rate'), value(r, 'rate_unit')])).toEqual([
+      [0, 2.8163, 'mm/year'],
+      [2, 1.5054, 'mm/year'],
+      [4, 0.9476, 'mm/year'],
+      [6, 0.4318, 'mm/year'],
+      [8, 0.3772, 'mm/year'],
+      [10, 0.0919, 'mm/year'],
+    ]);
+    const annotations = await json<Annotation[]>(await alice.call('GET', `/api/core/multi-dim-extraction/jobs/${created.jobId}/annotations`));
+    const rate = entityExtraction.rows[0].cells.find((c) => c.columnKey === 'rate')!;
+    const cited = annotations.find((a) => a.id.id === rate.referenceIds[0].id)!;
+    expect(cited.data).toMatchObject({ content: '2.8163', positions: [{ type: 'BBOX', page_number: 1 }] });
+  });
+
+  it('answers a bad schema with 400 naming the field, and keeps jobs to their owner', async () => {
+    const bad = await alice.call('POST', '/api/core/multi-dim-extraction/jobs', {
+      files: { fileIds: [files.ods.id.id] },
+      schema: { name: 'x', columns: [{ key: 'a', label: 'A' }, { key: 'a', label: 'B', type: 'DATE' }] },
+    });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(await bad.json())).toContain('schema.columns[1].type');
+    const dup = await alice.call('POST', '/api/core/multi-dim-extraction/jobs', {
+      files: { fileIds: [files.ods.id.id] },
+      schema: { name: 'x', columns: [{ key: 'a', label: 'A' }, { key: 'a', label: 'B' }] },
+    });
+    expect(dup.status).toBe(400);
+    expect(JSON.stringify(await dup.json())).toContain('schema.columns[1].key');
+    expect((await alice.call('POST', '/api/core/multi-dim-extraction/jobs', { files: { fileIds: [files.ods.id.id] } })).status).toBe(400);
+
+    const created = await json<Job>(await alice.call('POST', '/api/core/multi-dim-extraction/jobs', { files: { fileIds: [files.ods.id.id] }, schema: DUCKS }));
+    for (const path of ['', '/inputs', '/results', '/annotations']) {
+      expect((await bob.call('GET', `/api/core/multi-dim-extraction/jobs/${created.jobId}${path}`)).status).toBe(404);
+    }
+    const listed = await json<{ data: Job[] }>(await alice.call('GET', '/api/core/multi-dim-extraction/jobs?page=0&pageSize=50'));
+    expect(listed.data.map((j) => j.jobId)).toContain(created.jobId);
+    expect((await json<{ totalElements: number }>(await bob.call('GET', '/api/core/multi-dim-extraction/jobs?page=0&pageSize=50'))).totalElements).toBe(0);
+    await finished(created.jobId);
+  });
+});
