@@ -23,6 +23,11 @@ import {
   QaJobsCreate,
   ResolveFilesRequest,
   FileRefRequest,
+  FileTablesRequest,
+  FilesTables,
+  MultiDimJobsCreate,
+  MultiDimJobsRows,
+  type FileTablesReply,
   type AnnotationDto,
   type MetaResultDto,
   type JobDto,
@@ -89,7 +94,15 @@ const linePassage: PassageDto = {
   text: 'The company is Acme Corp.',
   headings: [],
   score: 0.8,
-  segments: [{ nodeId: randomUUID(), nodeType: 'paragraph', start: 0, end: 25, positions: [{ type: 'LINE', line_number: 3, column_index_start: 0, column_index_stop: 25 }] }],
+  segments: [
+    {
+      nodeId: randomUUID(),
+      nodeType: 'paragraph',
+      start: 0,
+      end: 25,
+      positions: [{ type: 'LINE', line_number: 3, column_index_start: 0, column_index_stop: 25 }],
+    },
+  ],
 };
 
 const fake = {
@@ -97,6 +110,7 @@ const fake = {
   /** Failures the next searches throw, in order. */
   searchFailures: [] as Error[],
   failFile: null as string | null,
+  failTables: false,
 };
 
 @Injectable()
@@ -126,8 +140,25 @@ class FakeIndexing {
     fake.searchCalls.push({ req, ctx });
     const failure = fake.searchFailures.shift();
     if (failure) throw failure;
-    if (fake.failFile && req.fileIds.includes(fake.failFile)) throw new DomainError(ErrorCode.NOT_FOUND, `File ${fake.failFile} was deleted`);
+    if (fake.failFile && req.fileIds.includes(fake.failFile))
+      throw new DomainError(ErrorCode.NOT_FOUND, `File ${fake.failFile} was deleted`);
     return { passages: [rowPassage, linePassage].filter((p) => req.fileIds.includes(p.fileId)) };
+  }
+
+  @RpcHandler(FilesTables)
+  tables(req: FileTablesRequest): FileTablesReply {
+    if (fake.failTables) throw new DomainError(ErrorCode.INTERNAL, 'the tables are unreadable');
+    if (req.fileId !== F1) return { tables: [], nextTable: null };
+    const cell = (text: string, row: number, col: number) => ({
+      nodeId: `cell-${row}-${col}`,
+      text,
+      positions: [{ type: 'CELL' as const, sheet_name: 'Sheet1', row, col }],
+    });
+    const rows = [
+      [cell('Item', 3, 0), cell('Amount', 3, 1)],
+      [cell('Revenue', 4, 0), cell('1,250,000', 4, 1)],
+    ];
+    return { tables: [{ fileId: F1, fileName: 'report.xlsx', tableId: 'table-1', headings: ['Sheet1'], rows }], nextTable: null };
   }
 
   @RpcHandler(FilesOntologies)
@@ -166,7 +197,14 @@ class ScriptedReader implements Reader {
         });
       }
     }
-    return Promise.resolve({ found: false, rawValue: '', value: null, confidence: 0.1, explanation: 'Not in the passages.', citations: [] });
+    return Promise.resolve({
+      found: false,
+      rawValue: '',
+      value: null,
+      confidence: 0.1,
+      explanation: 'Not in the passages.',
+      citations: [],
+    });
   }
 }
 
@@ -233,7 +271,7 @@ beforeEach(() => {
   fake.failFile = null;
 });
 
-async function settle(kind: 'qa' | 'extraction', jobId: string, ctx = alice, timeoutMs = 20_000): Promise<JobDto> {
+async function settle(kind: 'qa' | 'extraction' | 'multi-dim-extraction', jobId: string, ctx = alice, timeoutMs = 20_000): Promise<JobDto> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const job = await rpc.call(JobsGet, { kind, jobId }, ctx);
@@ -293,35 +331,57 @@ describe('QA jobs', () => {
       documentName: 'notes.txt',
       positions: [{ type: 'LINE', line_number: 3, column_index_start: 15, column_index_stop: 19 }],
     });
-    expect(first).toMatchObject({ type: 'DOCUMENT_STATEMENT', status: 'VALID', space: { id: created.jobId, entityType: 'JOB' }, owner: { id: ALICE } });
+    expect(first).toMatchObject({
+      type: 'DOCUMENT_STATEMENT',
+      status: 'VALID',
+      space: { id: created.jobId, entityType: 'JOB' },
+      owner: { id: ALICE },
+    });
     // "Revenue" is in the row's first cell: the citation is that cell.
     const second2 = byId.get(results[1].referenceIds[0].id) as AnnotationDto;
     expect(second2.data.positions).toEqual([{ type: 'CELL', sheet_name: 'Sheet1', row: 4, col: 0 }]);
     expect(second2.data.content).toBe('Revenue');
 
     const inputs = await rpc.call(JobsInputs, { kind: 'qa', jobId: created.jobId }, alice);
-    expect(inputs).toMatchObject({ files: { fileIds: [F1, F2] }, questions: [{ id: 'company' }, { id: 'revenue', inputQuestionIds: ['company'] }] });
+    expect(inputs).toMatchObject({
+      files: { fileIds: [F1, F2] },
+      questions: [{ id: 'company' }, { id: 'revenue', inputQuestionIds: ['company'] }],
+    });
   });
 
   it('refuses unindexed and unknown files naming them, unless unindexed files are to be skipped', async () => {
-    const unindexed = await rejection(rpc.call(QaJobsCreate, { files: { fileIds: [F1, UNINDEXED] }, questions: [{ question: 'Revenue?' }] }, alice));
+    const unindexed = await rejection(
+      rpc.call(QaJobsCreate, { files: { fileIds: [F1, UNINDEXED] }, questions: [{ question: 'Revenue?' }] }, alice),
+    );
     expect(unindexed.code).toBe(ErrorCode.VALIDATION_FAILED);
-    expect(unindexed.details).toEqual([{ field: 'files.fileIds[1]', problem: expect.stringContaining(`${UNINDEXED} (draft.pdf) is not indexed (status RUNNING)`) }]);
+    expect(unindexed.details).toEqual([
+      { field: 'files.fileIds[1]', problem: expect.stringContaining(`${UNINDEXED} (draft.pdf) is not indexed (status RUNNING)`) },
+    ]);
 
-    const viaCollection = await rejection(rpc.call(QaJobsCreate, { files: { collectionIds: [COLLECTION] }, questions: [{ question: 'Revenue?' }] }, alice));
+    const viaCollection = await rejection(
+      rpc.call(QaJobsCreate, { files: { collectionIds: [COLLECTION] }, questions: [{ question: 'Revenue?' }] }, alice),
+    );
     expect(viaCollection.details[0]).toMatchObject({ field: 'files.collectionIds', problem: expect.stringContaining(UNINDEXED) });
 
     const missing = randomUUID();
-    const unknown = await rejection(rpc.call(QaJobsCreate, { files: { fileIds: [F1, missing] }, questions: [{ question: 'Revenue?' }] }, alice));
+    const unknown = await rejection(
+      rpc.call(QaJobsCreate, { files: { fileIds: [F1, missing] }, questions: [{ question: 'Revenue?' }] }, alice),
+    );
     expect(unknown.details).toEqual([{ field: 'files.fileIds[1]', problem: `names no file of this namespace (${missing})` }]);
 
     // Another namespace's file is unknown here, never read.
-    const foreign = await rejection(rpc.call(QaJobsCreate, { files: { fileIds: [F1] }, questions: [{ question: 'Revenue?' }] }, aliceElsewhere));
+    const foreign = await rejection(
+      rpc.call(QaJobsCreate, { files: { fileIds: [F1] }, questions: [{ question: 'Revenue?' }] }, aliceElsewhere),
+    );
     expect(foreign.details[0].field).toBe('files.fileIds[0]');
 
     const skipped = await rpc.call(
       QaJobsCreate,
-      { files: { collectionIds: [COLLECTION] }, questions: [{ question: 'Which company is Acme?' }], config: { skip_unindexed_files: true } },
+      {
+        files: { collectionIds: [COLLECTION] },
+        questions: [{ question: 'Which company is Acme?' }],
+        config: { skip_unindexed_files: true },
+      },
       alice,
     );
     expect(await settle('qa', skipped.jobId)).toMatchObject({ status: 'SUCCESS' });
@@ -331,7 +391,16 @@ describe('QA jobs', () => {
   it('refuses questions that cannot run: no files, duplicate ids, unknown or cyclic chains, ENUM without values', async () => {
     const cases: Array<[unknown, string]> = [
       [{ files: {}, questions: [{ question: 'x' }] }, 'files'],
-      [{ files: { fileIds: [F1] }, questions: [{ id: 'a', question: 'x' }, { id: 'a', question: 'y' }] }, 'questions[1].id'],
+      [
+        {
+          files: { fileIds: [F1] },
+          questions: [
+            { id: 'a', question: 'x' },
+            { id: 'a', question: 'y' },
+          ],
+        },
+        'questions[1].id',
+      ],
       [{ files: { fileIds: [F1] }, questions: [{ id: 'a', question: 'x', inputQuestionIds: ['zz'] }] }, 'questions[0].inputQuestionIds[0]'],
       [{ files: { fileIds: [F1] }, questions: [{ id: 'a', question: 'x', inputQuestionIds: ['a'] }] }, 'questions[0].inputQuestionIds[0]'],
       [
@@ -344,7 +413,10 @@ describe('QA jobs', () => {
         },
         'questions[0].inputQuestionIds',
       ],
-      [{ files: { fileIds: [F1] }, questions: [{ question: 'x', answerType: { dataType: 'ENUM' } }] }, 'questions[0].answerType.enumValues'],
+      [
+        { files: { fileIds: [F1] }, questions: [{ question: 'x', answerType: { dataType: 'ENUM' } }] },
+        'questions[0].answerType.enumValues',
+      ],
     ];
     for (const [body, field] of cases) {
       const err = await rejection(rpc.call(QaJobsCreate, body as never, alice));
@@ -378,16 +450,29 @@ describe('QA jobs', () => {
 
   it('fails only the question whose reader failed, and the whole job when every question failed', async () => {
     reader.script = (q) =>
-      q.question.includes('bad') ? Promise.reject(new Error('the model answered nonsense')) : Promise.resolve({ found: false, rawValue: '', value: null, confidence: 0.2, explanation: 'Not found.', citations: [] });
-    const mixed = await rpc.call(QaJobsCreate, { files: { fileIds: [F1] }, questions: [{ question: 'good one' }, { question: 'bad one' }] }, alice);
+      q.question.includes('bad')
+        ? Promise.reject(new Error('the model answered nonsense'))
+        : Promise.resolve({ found: false, rawValue: '', value: null, confidence: 0.2, explanation: 'Not found.', citations: [] });
+    const mixed = await rpc.call(
+      QaJobsCreate,
+      { files: { fileIds: [F1] }, questions: [{ question: 'good one' }, { question: 'bad one' }] },
+      alice,
+    );
     expect(await settle('qa', mixed.jobId)).toMatchObject({ status: 'SUCCESS', progress: { done: 1, failed: 1 } });
     const results = (await rpc.call(JobsResults, { kind: 'qa', jobId: mixed.jobId }, alice)).items as QaResultDto[];
     expect(results[0]).toMatchObject({ found: false, explanation: 'Not found.', confidence: 0.2 });
-    expect(results[1]).toMatchObject({ found: false, rawValue: '', explanation: 'The question could not be answered: the model answered nonsense' });
+    expect(results[1]).toMatchObject({
+      found: false,
+      rawValue: '',
+      explanation: 'The question could not be answered: the model answered nonsense',
+    });
 
     const allBad = await rpc.call(QaJobsCreate, { files: { fileIds: [F1] }, questions: [{ question: 'bad' }] }, alice);
     const failed = await settle('qa', allBad.jobId);
-    expect(failed).toMatchObject({ status: 'FAILED', errorMessage: 'Every part of the job failed; the first reason: the model answered nonsense' });
+    expect(failed).toMatchObject({
+      status: 'FAILED',
+      errorMessage: 'Every part of the job failed; the first reason: the model answered nonsense',
+    });
   });
 
   it('retries a unit while the indexing service is away, and gives up with the reason after JOB_MAX_DELIVER attempts', async () => {
@@ -411,7 +496,14 @@ describe('QA jobs', () => {
     reader.script = async () => {
       entered();
       await gate;
-      return { found: true, rawValue: 'late', value: { strValue: 'late' }, confidence: 1, explanation: 'late', citations: [{ passageId: rowPassage.id, start: 0, end: 7 }] };
+      return {
+        found: true,
+        rawValue: 'late',
+        value: { strValue: 'late' },
+        confidence: 1,
+        explanation: 'late',
+        citations: [{ passageId: rowPassage.id, start: 0, end: 7 }],
+      };
     };
     const job = await rpc.call(QaJobsCreate, { files: { fileIds: [F1] }, questions: [{ question: 'slow' }] }, alice);
     await started;
@@ -435,7 +527,13 @@ describe('QA jobs', () => {
     };
     const job = await rpc.call(
       QaJobsCreate,
-      { files: { fileIds: [F1] }, questions: [{ id: '1', question: 'first' }, { id: '2', question: 'second', inputQuestionIds: ['1'] }] },
+      {
+        files: { fileIds: [F1] },
+        questions: [
+          { id: '1', question: 'first' },
+          { id: '2', question: 'second', inputQuestionIds: ['1'] },
+        ],
+      },
       alice,
     );
     for (let i = 0; i < 100; i++) {
@@ -443,8 +541,13 @@ describe('QA jobs', () => {
       if (results.length) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    expect(await rpc.call(JobsGet, { kind: 'qa', jobId: job.jobId }, alice)).toMatchObject({ status: 'RUNNING', progress: { done: 1, total: 2 } });
-    expect(((await rpc.call(JobsResults, { kind: 'qa', jobId: job.jobId }, alice)).items as QaResultDto[]).map((r) => r.explanation)).toEqual(['no first']);
+    expect(await rpc.call(JobsGet, { kind: 'qa', jobId: job.jobId }, alice)).toMatchObject({
+      status: 'RUNNING',
+      progress: { done: 1, total: 2 },
+    });
+    expect(
+      ((await rpc.call(JobsResults, { kind: 'qa', jobId: job.jobId }, alice)).items as QaResultDto[]).map((r) => r.explanation),
+    ).toEqual(['no first']);
     release();
     expect(await settle('qa', job.jobId)).toMatchObject({ status: 'SUCCESS' });
   });
@@ -457,9 +560,10 @@ describe('the sweeper', () => {
     const job = await rpc.call(QaJobsCreate, { files: { fileIds: [F1] }, questions: [{ question: 'What is the Revenue' }] }, alice);
     await settle('qa', job.jobId);
     await db.query(`UPDATE jobs.jobs SET status = 'RUNNING', finished_at = NULL WHERE id = $1`, [job.jobId]);
-    await db.query(`UPDATE jobs.job_units SET status = 'RUNNING', claim = gen_random_uuid(), attempts = 1, heartbeat_at = now() - interval '1 hour' WHERE job_id = $1`, [
-      job.jobId,
-    ]);
+    await db.query(
+      `UPDATE jobs.job_units SET status = 'RUNNING', claim = gen_random_uuid(), attempts = 1, heartbeat_at = now() - interval '1 hour' WHERE job_id = $1`,
+      [job.jobId],
+    );
     const swept = await sweeper.sweep();
     expect(swept.takenOver).toBeGreaterThanOrEqual(1);
     expect(swept.republished).toBeGreaterThanOrEqual(1);
@@ -467,9 +571,10 @@ describe('the sweeper', () => {
 
     // A unit out of attempts is failed with the reason instead.
     await db.query(`UPDATE jobs.jobs SET status = 'RUNNING', finished_at = NULL WHERE id = $1`, [job.jobId]);
-    await db.query(`UPDATE jobs.job_units SET status = 'RUNNING', claim = gen_random_uuid(), attempts = 3, heartbeat_at = now() - interval '1 hour' WHERE job_id = $1`, [
-      job.jobId,
-    ]);
+    await db.query(
+      `UPDATE jobs.job_units SET status = 'RUNNING', claim = gen_random_uuid(), attempts = 3, heartbeat_at = now() - interval '1 hour' WHERE job_id = $1`,
+      [job.jobId],
+    );
     expect((await sweeper.sweep()).failed).toBe(1);
     const failed = await rpc.call(JobsGet, { kind: 'qa', jobId: job.jobId }, alice);
     expect(failed).toMatchObject({ status: 'FAILED', errorMessage: expect.stringContaining('stopped responding 3 times') });
@@ -509,13 +614,20 @@ describe('extraction jobs', () => {
       [extra, 'title', false],
       [extra, 'Revenue', false],
     ]);
-    expect(results[1]).toMatchObject({ answer: { strValue: 'Revenue' }, rawValue: 'Revenue', answerType: { dataType: 'STRING', multiValued: false } });
+    expect(results[1]).toMatchObject({
+      answer: { strValue: 'Revenue' },
+      rawValue: 'Revenue',
+      answerType: { dataType: 'STRING', multiValued: false },
+    });
     expect(results[2]).toMatchObject({ answer: { strValue: 'Acme Corp' }, explanation: expect.stringContaining("document's metadata") });
     expect(results[4].explanation).toBe(`The value could not be read from this file: File ${extra} was deleted`);
     expect(results[0]).toMatchObject({ answer: {}, rawValue: null });
     const annotations = (await rpc.call(JobsAnnotations, { kind: 'extraction', jobId: job.jobId }, alice)).items;
     const cited = annotations.find((a) => a.id.id === results[2].referenceIds[0].id);
-    expect(cited?.data).toMatchObject({ documentId: F2, positions: [{ type: 'LINE', line_number: 3, column_index_start: 15, column_index_stop: 24 }] });
+    expect(cited?.data).toMatchObject({
+      documentId: F2,
+      positions: [{ type: 'LINE', line_number: 3, column_index_start: 15, column_index_stop: 24 }],
+    });
   });
 
   it('gives the results of a large job in parts that each fit in a NATS message', async () => {
@@ -551,7 +663,13 @@ describe('with the LLM engine (a local server speaking the OpenAI chat-completio
   beforeAll(async () => {
     server = await startOpenAiServer();
     const llm = createLlmReader(
-      loadConfig(LlmEnv, { LLM_BASE_URL: server.baseUrl, LLM_API_KEY: 'sk-test', LLM_MODEL: 'test-model', LLM_TIMEOUT_MS: '2000', LLM_MAX_RETRIES: '2' }),
+      loadConfig(LlmEnv, {
+        LLM_BASE_URL: server.baseUrl,
+        LLM_API_KEY: 'sk-test',
+        LLM_MODEL: 'test-model',
+        LLM_TIMEOUT_MS: '2000',
+        LLM_MAX_RETRIES: '2',
+      }),
       { retryBaseDelayMs: 5 },
     );
     llmReader = llm;
@@ -563,8 +681,20 @@ describe('with the LLM engine (a local server speaking the OpenAI chat-completio
   });
 
   it('answers with the cited cell, and a job whose endpoint keeps failing ends FAILED with the reason instead of hanging', async () => {
-    server.enqueue(openAiReply.rateLimited(0), openAiReply.output({ found: true, value: 1250000, explanation: 'The revenue row.', citations: [{ passageId: rowPassage.id, quote: '1,250,000' }] }));
-    const job = await rpc.call(QaJobsCreate, { files: { fileIds: [F1] }, questions: [{ question: 'What is the revenue?', answerType: { dataType: 'INT' } }] }, alice);
+    server.enqueue(
+      openAiReply.rateLimited(0),
+      openAiReply.output({
+        found: true,
+        value: 1250000,
+        explanation: 'The revenue row.',
+        citations: [{ passageId: rowPassage.id, quote: '1,250,000' }],
+      }),
+    );
+    const job = await rpc.call(
+      QaJobsCreate,
+      { files: { fileIds: [F1] }, questions: [{ question: 'What is the revenue?', answerType: { dataType: 'INT' } }] },
+      alice,
+    );
     expect(await settle('qa', job.jobId)).toMatchObject({ status: 'SUCCESS' });
     const results = (await rpc.call(JobsResults, { kind: 'qa', jobId: job.jobId }, alice)).items as QaResultDto[];
     expect(results[0]).toMatchObject({ found: true, answer: { longValue: 1250000 } });
@@ -578,5 +708,80 @@ describe('with the LLM engine (a local server speaking the OpenAI chat-completio
     expect(failed.status).toBe('FAILED');
     expect(failed.errorMessage).toMatch(/500/);
     expect(failed.errorMessage).toContain(server.baseUrl.replace(/\/v1$/, ''));
+  });
+});
+
+describe('multi-dimensional extraction jobs', () => {
+  it("reads rows from a file's table and, for a file without one, from its text, each cell citing where it was read", async () => {
+    reader.script = (q, passages) => {
+      const p = passages.find((x) => x.fileId === F2);
+      if (!p) return Promise.resolve({ found: false, rawValue: '', value: null, confidence: 0, explanation: 'No passage.', citations: [] });
+      if (q.question.startsWith('Which')) {
+        const at = p.text.indexOf('Acme Corp');
+        return Promise.resolve({
+          found: true,
+          rawValue: 'Acme Corp',
+          value: { strListValue: ['Acme Corp'] },
+          confidence: 0.7,
+          explanation: 'Named in notes.',
+          citations: [{ passageId: p.id, start: at, end: at + 9 }],
+        });
+      }
+      return Promise.resolve({
+        found: true,
+        rawValue: '7',
+        value: { longValue: 7 },
+        confidence: 0.6,
+        explanation: 'Read in notes.',
+        citations: [{ passageId: p.id, start: 0, end: 3 }],
+      });
+    };
+    const schema = {
+      name: 'Amounts',
+      columns: [
+        { key: 'item', label: 'Item', type: 'ENTITY_COLUMN_TYPE_STRING', role: 'ENTITY_COLUMN_ROLE_IDENTIFIER', isRowKey: true },
+        { key: 'amount', label: 'Amount', type: 'ENTITY_COLUMN_TYPE_INT', role: 'ENTITY_COLUMN_ROLE_VALUE' },
+      ],
+    };
+    const created = await rpc.call(MultiDimJobsCreate, { files: { fileIds: [F1, F2] }, schema }, alice);
+    expect(created.taskType).toBe('MULTI_DIM_EXTRACTION');
+    expect(await settle('multi-dim-extraction', created.jobId)).toMatchObject({ status: 'SUCCESS', progress: { total: 2, done: 2 } });
+
+    const part = await rpc.call(MultiDimJobsRows, { jobId: created.jobId }, alice);
+    expect(part.nextRow).toBeNull();
+    expect(part.rows.map((r) => r.cells.map((c) => c.value))).toEqual([
+      ['Revenue', 1250000],
+      ['Acme Corp', 7],
+    ]);
+    expect(part.head.explanation).toBe('2 rows of "Amounts" from 2 files, read from tables of report.xlsx and the text of notes.txt.');
+    // The text rows asked one question for the entities, then one per other column.
+    expect(reader.calls.map((c) => c.question.question)).toEqual([
+      'Which Item does the document name? (Amounts)',
+      'What is the Amount of Acme Corp?',
+    ]);
+
+    const annotations = (await rpc.call(JobsAnnotations, { kind: 'multi-dim-extraction', jobId: created.jobId }, alice)).items;
+    const byId = new Map(annotations.map((a) => [a.id.id, a]));
+    const positionOf = (ref: { id: string }) => byId.get(ref.id)?.data.positions[0];
+    expect(positionOf(part.rows[0].cells[1].referenceIds[0])).toEqual({ type: 'CELL', sheet_name: 'Sheet1', row: 4, col: 1 });
+    expect(positionOf(part.rows[1].cells[1].referenceIds[0])).toMatchObject({ type: 'LINE', line_number: 3 });
+
+    expect((await rejection(rpc.call(MultiDimJobsRows, { jobId: created.jobId }, bob))).code).toBe(ErrorCode.NOT_FOUND);
+    expect((await rejection(rpc.call(MultiDimJobsRows, { jobId: created.jobId }, aliceElsewhere))).code).toBe(ErrorCode.NOT_FOUND);
+  });
+
+  it('fails a file whose tables cannot be read with the reason, and the job when every file failed', async () => {
+    const schema = { name: 'Amounts', columns: [{ key: 'item', label: 'Item' }] };
+    const created = await rpc.call(MultiDimJobsCreate, { files: { fileIds: [F1] }, schema }, alice);
+    expect(await settle('multi-dim-extraction', created.jobId)).toMatchObject({ status: 'SUCCESS' });
+    fake.failTables = true;
+    try {
+      const failing = await rpc.call(MultiDimJobsCreate, { files: { fileIds: [F1] }, schema }, alice);
+      const job = await settle('multi-dim-extraction', failing.jobId);
+      expect(job.status).toBe('FAILED');
+      expect(job.errorMessage).toContain('tables are unreadable');
+    } finally {
+      fake.failTables = false;
+    }
   });
 });
