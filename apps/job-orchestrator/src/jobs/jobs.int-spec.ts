@@ -770,6 +770,54 @@ describe('multi-dimensional extraction jobs', () => {
     expect((await rejection(rpc.call(MultiDimJobsRows, { jobId: created.jobId }, aliceElsewhere))).code).toBe(ErrorCode.NOT_FOUND);
   });
 
+  it("with a reader that fills whole schemas (the LLM), reads the file's passages in one request and cites every value", async () => {
+    const rowsReader = reader as unknown as { readRows?: (schema: { name: string }, passages: ReaderPassage[]) => Promise<unknown> };
+    const asked: string[] = [];
+    rowsReader.readRows = (schema, passages) => {
+      asked.push(schema.name);
+      const p = passages.find((x) => x.fileId === F2)!;
+      const at = p.text.indexOf('Acme Corp');
+      return Promise.resolve({
+        explanation: 'From the notes.',
+        rows: [
+          {
+            cells: [
+              {
+                columnKey: 'company',
+                value: 'Acme Corp',
+                explanation: 'Read in notes.txt.',
+                citations: [{ passageId: p.id, start: at, end: at + 9 }],
+              },
+              { columnKey: 'city', value: null, explanation: 'The passages do not state it.', citations: [] },
+            ],
+          },
+        ],
+      });
+    };
+    try {
+      const schema = {
+        name: 'Companies',
+        columns: [
+          { key: 'company', label: 'Company', isRowKey: true },
+          { key: 'city', label: 'City' },
+        ],
+      };
+      const created = await rpc.call(MultiDimJobsCreate, { files: { fileIds: [F2] }, schema }, alice);
+      expect(await settle('multi-dim-extraction', created.jobId)).toMatchObject({ status: 'SUCCESS' });
+      const part = await rpc.call(MultiDimJobsRows, { jobId: created.jobId }, alice);
+      expect(asked).toEqual(['Companies']);
+      expect(reader.calls).toHaveLength(0); // no question-by-question reading
+      expect(part.rows.map((r) => r.cells.map((c) => c.value))).toEqual([['Acme Corp', null]]);
+      const annotations = (await rpc.call(JobsAnnotations, { kind: 'multi-dim-extraction', jobId: created.jobId }, alice)).items;
+      expect(annotations.find((a) => a.id.id === part.rows[0].cells[0].referenceIds[0].id)?.data.positions[0]).toMatchObject({
+        type: 'LINE',
+        line_number: 3,
+      });
+    } finally {
+      delete rowsReader.readRows;
+    }
+  });
+
   it('fails a file whose tables cannot be read with the reason, and the job when every file failed', async () => {
     const schema = { name: 'Amounts', columns: [{ key: 'item', label: 'Item' }] };
     const created = await rpc.call(MultiDimJobsCreate, { files: { fileIds: [F1] }, schema }, alice);

@@ -15,7 +15,14 @@ const inputs: MultiDimInputs = {
   },
 };
 
-const evidence = (fileId: string, annotationId: string, text: string) => ({ fileId, fileName: `${fileId}.xlsx`, nodeId: `node-${annotationId}`, positions: [], text, annotationId });
+const evidence = (fileId: string, annotationId: string, text: string) => ({
+  fileId,
+  fileName: `${fileId}.xlsx`,
+  nodeId: `node-${annotationId}`,
+  positions: [],
+  text,
+  annotationId,
+});
 
 function file(fileId: string, rows: Array<[string, number | null, string, string]>): FileEntityRows {
   return {
@@ -60,7 +67,8 @@ describe('entityExtractionOf', () => {
 });
 
 describe('multiDimInputs', () => {
-  const req = (columns: unknown[]) => ({ files: { fileIds: [] }, schema: { name: 'S', columns } }) as unknown as CreateMultiDimJobRequestDto;
+  const req = (columns: unknown[]) =>
+    ({ files: { fileIds: [] }, schema: { name: 'S', columns } }) as unknown as CreateMultiDimJobRequestDto;
 
   it('refuses repeated column keys and allowed values on number columns, naming the field', () => {
     let details: unknown;

@@ -6,7 +6,8 @@ import { toSchemaSpec, type MultiDimInputs } from './multi-dim-inputs';
 
 const METAS_NAMESPACE = '5b0c3f52-8a0e-4f8e-9a53-4a4d5f1f6c01';
 
-const idsOf = (evidence: CitedEvidence[]): EntityIdDto[] => [...new Set(evidence.map((e) => e.annotationId))].map((id) => entityId(id, 'ANNOTATION'));
+const idsOf = (evidence: CitedEvidence[]): EntityIdDto[] =>
+  [...new Set(evidence.map((e) => e.annotationId))].map((id) => entityId(id, 'ANNOTATION'));
 
 /**
  * The job's result: the rows of every file read so far, merged on the schema's row keys across
@@ -33,7 +34,7 @@ export function entityExtractionOf(jobId: string, inputs: MultiDimInputs, files:
     };
   });
   const fromTables = files.filter((f) => f.tablesUsed > 0);
-  const fromText = files.filter((f) => f.textRows > 0);
+  const fromText = files.filter((f) => f.textRows > 0 || (f.modelRows ?? 0) > 0);
   const parts = [
     `${rows.length} ${rows.length === 1 ? 'row' : 'rows'} of "${inputs.schema.name}" from ${files.length} ${files.length === 1 ? 'file' : 'files'}`,
     fromTables.length ? `tables of ${fromTables.map((f) => f.fileName).join(', ')}` : '',

@@ -30,7 +30,8 @@ export function multiDimInputs(req: CreateMultiDimJobRequestDto): MultiDimInputs
     if (first !== undefined) problems.push({ field: `${at}.key`, problem: `repeats the key of schema.columns[${first}] ("${c.key}")` });
     else seen.set(c.key, i);
     const type = columnTypeName(c.type);
-    if (c.allowedValues && !c.allowedValues.length) problems.push({ field: `${at}.allowedValues`, problem: 'must not be empty when given' });
+    if (c.allowedValues && !c.allowedValues.length)
+      problems.push({ field: `${at}.allowedValues`, problem: 'must not be empty when given' });
     if (c.allowedValues?.length && type !== 'STRING' && type !== 'UNSPECIFIED') {
       problems.push({ field: `${at}.allowedValues`, problem: `apply to text columns only, not to ${c.type}` });
     }
@@ -44,16 +45,14 @@ export function toSchemaSpec(schema: EntitySchemaDto): EntitySchemaSpec {
   return {
     name: schema.name,
     description: schema.description,
-    columns: schema.columns.map(
-      (c): EntityColumnSpec => ({
-        key: c.key,
-        label: c.label,
-        type: columnTypeName(c.type ?? 'ENTITY_COLUMN_TYPE_STRING'),
-        role: columnRoleName(c.role),
-        description: c.description,
-        allowedValues: c.allowedValues,
-        isRowKey: c.isRowKey === true,
-      }),
-    ),
+    columns: schema.columns.map((c): EntityColumnSpec => ({
+      key: c.key,
+      label: c.label,
+      type: columnTypeName(c.type ?? 'ENTITY_COLUMN_TYPE_STRING'),
+      role: columnRoleName(c.role),
+      description: c.description,
+      allowedValues: c.allowedValues,
+      isRowKey: c.isRowKey === true,
+    })),
   };
 }

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   extractEntityRows,
+  isEntityRowsReader,
   type CellEvidence,
+  type EntityRowsReader,
   type EntityCell,
   type EntityColumnSpec,
   type EntityRow,
@@ -39,6 +41,8 @@ export interface FileEntityRows {
   tablesUsed: number;
   /** Rows found in prose by the question-answering engine (no table matched the schema). */
   textRows: number;
+  /** Rows a model that fills whole schemas (ANSWERING_ENGINE=llm) read from the file's passages. */
+  modelRows?: number;
   rows: EntityRow[];
 }
 
@@ -56,7 +60,9 @@ const answerTypeOf = (c: EntityColumnSpec): AnswerTypeDto => {
  * go through the table engine, whose every cell cites its table cell. A file with no table for the
  * schema falls back to its text: the question-answering engine names the entities (the row-key or
  * identifier column), then answers one question per column per entity, each answer cited where it
- * was read. Rows of different files are merged on their row keys when the results are read.
+ * was read. With a reader that fills whole schemas (ANSWERING_ENGINE=llm) the model reads the
+ * file's best passages (table rows among them) instead, and only values whose quote checks out are
+ * kept, each cited. Rows of different files are merged on their row keys when the results are read.
  */
 @Injectable()
 export class MultiDimUnitRunner {
@@ -72,10 +78,15 @@ export class MultiDimUnitRunner {
     const fileId = unit.fileId as string;
     const fileName = job.files.find((f) => f.fileId === fileId)?.name ?? fileId;
     const ctx = jobContext(job, requestId);
+    const annotations: CitedAnnotation[] = [];
+    if (isEntityRowsReader(this.reader)) {
+      const rows = await this.fromModel(this.reader, spec, fileId, ctx, signal, annotations);
+      const result: FileEntityRows = { fileId, fileName, tablesRead: 0, tablesUsed: 0, textRows: 0, modelRows: rows.length, rows };
+      return { status: 'DONE', results: [result], answered: rows.length, annotations };
+    }
     const tables = await this.tablesOf(fileId, ctx);
     signal.throwIfAborted();
     const extracted = extractEntityRows(spec, tables);
-    const annotations: CitedAnnotation[] = [];
     const cite = tableCellCiter(annotations);
     let rows = extracted.rows.map(cite);
     let textRows = 0;
@@ -97,7 +108,7 @@ export class MultiDimUnitRunner {
   /** Every table of the file, its pieces joined. */
   private async tablesOf(fileId: string, ctx: ReturnType<typeof jobContext>): Promise<SourceTable[]> {
     const out: FileTableDto[] = [];
-    for (let from: number | null = 0; from !== null; ) {
+    for (let from: number | null = 0; from !== null;) {
       const part: { tables: FileTableDto[]; nextTable: number | null } = await this.rpc.call(FilesTables, { fileId, fromTable: from }, ctx);
       for (const t of part.tables) {
         const last = out[out.length - 1];
@@ -107,6 +118,34 @@ export class MultiDimUnitRunner {
       from = part.nextTable;
     }
     return out;
+  }
+
+  /** With a reader that fills whole schemas (the LLM): the file's best passages, table rows among them, in one request. */
+  private async fromModel(
+    reader: EntityRowsReader,
+    spec: EntitySchemaSpec,
+    fileId: string,
+    ctx: ReturnType<typeof jobContext>,
+    signal: AbortSignal,
+    annotations: CitedAnnotation[],
+  ): Promise<EntityRow[]> {
+    const query = [spec.name, spec.description, ...spec.columns.map((c) => `${c.label} ${c.description ?? ''}`)].filter(Boolean).join(' ');
+    const found = await this.rpc.call(
+      PassagesSearch,
+      { query: query.slice(0, 8000), fileIds: [fileId], limit: this.env.JOB_PASSAGES },
+      ctx,
+    );
+    const passages = await this.ranking.rank(query, found.passages, signal);
+    const answer = await reader.readRows(spec, passages.map(toReaderPassage), signal);
+    return answer.rows.map((row, i) => ({
+      explanation: `Row ${i + 1} the model read from ${passages[0]?.fileName ?? 'the file'}: ${answer.explanation}`,
+      sources: [],
+      cells: row.cells.map((c) => {
+        const cited = citationsToAnnotations(c.citations, passages);
+        annotations.push(...cited);
+        return { columnKey: c.columnKey, value: c.value, explanation: c.explanation, evidence: cited.map(toEvidence) };
+      }),
+    }));
   }
 
   private async fromText(
@@ -175,7 +214,11 @@ export class MultiDimUnitRunner {
     ctx: ReturnType<typeof jobContext>,
     signal: AbortSignal,
   ): Promise<{ answer: ReaderAnswer; passages: PassageDto[] }> {
-    const found = await this.rpc.call(PassagesSearch, { query: query.slice(0, 8000), fileIds: [fileId], limit: this.env.JOB_PASSAGES }, ctx);
+    const found = await this.rpc.call(
+      PassagesSearch,
+      { query: query.slice(0, 8000), fileIds: [fileId], limit: this.env.JOB_PASSAGES },
+      ctx,
+    );
     const passages = await this.ranking.rank(question.question, found.passages, signal);
     const answer = await this.reader.answer(question, passages.map(toReaderPassage), signal);
     return { answer, passages };
@@ -222,5 +265,12 @@ function tableCellCiter(annotations: CitedAnnotation[]): (row: EntityRow) => Ent
 /** A file that could not be read: no rows, the reason is the unit's error (and the job's, when every file failed). */
 export function failedFileRows(job: JobRecord, unit: UnitRecord): FileEntityRows {
   const fileId = unit.fileId as string;
-  return { fileId, fileName: job.files.find((f) => f.fileId === fileId)?.name ?? fileId, tablesRead: 0, tablesUsed: 0, textRows: 0, rows: [] };
+  return {
+    fileId,
+    fileName: job.files.find((f) => f.fileId === fileId)?.name ?? fileId,
+    tablesRead: 0,
+    tablesUsed: 0,
+    textRows: 0,
+    rows: [],
+  };
 }

@@ -3,3 +3,4 @@ export * from './create-llm-reader';
 export { LlmEndpoint, LlmError, type LlmEndpointOptions, type LlmErrorCode } from './llm-endpoint';
 export * from './llm-env';
 export * from './llm-reader';
+export * from './llm-rows';

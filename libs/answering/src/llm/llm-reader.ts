@@ -1,7 +1,9 @@
 import type { AnswerTypeDto, DataValue } from '@docintel/contracts';
 import { notFound, type Citation, type Reader, type ReaderAnswer, type ReaderPassage, type ReaderQuestion } from '../reader';
 import { answerSchema, answerValidator, type LlmAnswerOutput } from './answer-schema';
+import type { EntitySchemaSpec } from '../tables/types';
 import { checkCitations } from './citations';
+import { LlmRowsReader, type EntityRowsReader, type RowsAnswer } from './llm-rows';
 import type { LlmEndpoint } from './llm-endpoint';
 import { buildMessages, correctionMessage, type PromptMessage } from './prompt';
 import { typedValueOf } from './typed-value';
@@ -26,11 +28,18 @@ type Verdict =
  * answer fails too, the result is "not found" with the reason. Endpoint failures are retried by
  * LlmEndpoint and end in an LlmError.
  */
-export class LlmReader implements Reader {
+export class LlmReader implements Reader, EntityRowsReader {
   readonly name: string;
+  private readonly rows: LlmRowsReader;
 
   constructor(private readonly endpoint: LlmEndpoint) {
     this.name = `llm:${endpoint.model}`;
+    this.rows = new LlmRowsReader(endpoint);
+  }
+
+  /** Multi-dimensional extraction: the whole schema filled from the passages at once, every value cited. */
+  readRows(schema: EntitySchemaSpec, passages: ReaderPassage[], signal?: AbortSignal): Promise<RowsAnswer> {
+    return this.rows.readRows(schema, passages, signal);
   }
 
   async answer(question: ReaderQuestion, passages: ReaderPassage[], signal?: AbortSignal): Promise<ReaderAnswer> {

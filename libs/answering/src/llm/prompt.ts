@@ -52,7 +52,7 @@ export function describeAnswerType(answerType: AnswerTypeDto): string {
   return many ? `a list of ${what} (every value the passages give)` : what;
 }
 
-function describePassage(p: ReaderPassage): string {
+export function describePassage(p: ReaderPassage): string {
   const attributes = [`id=${JSON.stringify(p.id)}`, `file=${JSON.stringify(p.fileName)}`];
   if (p.headings.length) attributes.push(`section=${JSON.stringify(p.headings.join(' > '))}`);
   attributes.push(`kind=${JSON.stringify(p.nodeType)}`);
