@@ -75,8 +75,11 @@ ${machine.memoryGiB} GiB), ${machine.os}, Node ${machine.node}, ${machine.date};
 **SQuAD v1.1 dev, held-out half.** The 48 articles in file order go alternately to a learning half
 (even positions, ${r.learnArticles} articles) and a held-out half (odd positions, ${r.heldOutArticles} articles); the weights
 (${LEARNED_WEIGHTS_INFO.features} features) were learned by \`node bench/answering/train-reader.js\` on ${LEARNED_WEIGHTS_INFO.questions} questions of the learning half only, and
-the numbers below are on the held-out half alone. Features and training settings were chosen on a watch set (a tenth
-of the learning half); the held-out half is only run to report, never to tune. The reader's idf table (word-idf.ts) also
+the numbers below are on the held-out half alone. Learning maximises the probability of the spans that equal a gold
+answer, with partial credit (${LEARNED_WEIGHTS_INFO.soft ?? 0} × token F1) for spans that overlap one; the reader answers a
+STRING question with the span of highest expected F1 against its 40 likeliest answers (minimum-risk decoding).
+Features and training settings were chosen on a watch set (a tenth of the learning half, left out of learning while
+choosing); the held-out half is only run to report, never to tune. The reader's idf table (word-idf.ts) also
 comes from the learning half's paragraphs. Each question gets its paragraph as its one passage, answerType STRING;
 the reader may not abstain (minConfidence 0), since every SQuAD v1.1 question has an answer. Official
 evaluate-v1.1 normalisation, max over the gold answers.

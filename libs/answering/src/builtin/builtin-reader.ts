@@ -6,7 +6,7 @@ import { candidatesFor, type RawCandidate } from './candidates';
 import { buildLattice, DEFAULT_LATTICE, type SentenceView } from './lattice';
 import { builtinModel, type LinearModel } from './model';
 import { analyzeQuestion, type AnalyzedQuestion, type QuestionType } from './question';
-import { choose, scoreSpan, scoreView, type Candidate, type ScoredView } from './scoring';
+import { choose, leastRisk, scoreSpan, scoreView, type Candidate, type ScoredView } from './scoring';
 
 export interface BuiltinReaderOptions {
   /** Below this confidence the reader says it found nothing. */
@@ -112,8 +112,11 @@ export class BuiltinReader implements Reader {
     }
     const choice = choose(candidates);
     if (!choice) return [];
+    // A single STRING answer is scored by its word overlap with the right one, so the reader picks the
+    // span of least expected loss; typed values are right or wrong, so they keep the likeliest.
+    const ranked = type.dataType === 'STRING' && !type.multiValued ? leastRisk(choice.ranked) : choice.ranked;
     const out: Valued[] = [];
-    for (const { candidate, probability } of choice.ranked) {
+    for (const { candidate, probability } of ranked) {
       // A span the type cannot read (3.7 for INT) is skipped, not answered.
       const read = toDataValue(type.dataType === 'ENUM' ? candidate.key : candidate.text, { ...type, multiValued: false });
       if (!read.value) continue;

@@ -44,6 +44,12 @@ describe('analyzeQuestion', () => {
     expect(q.bigrams.has('tesla invent')).toBe(true);
     expect(q.idfTotal).toBeGreaterThan(0);
   });
+
+  it('keeps the wh-word with the word after it', () => {
+    expect(ask('Who replaced John Fox?').whPhrase).toBe('who replaced');
+    expect(ask('How many yards did he gain?').whPhrase).toBe('many yards');
+    expect(ask('Tesla invented the motor.').whPhrase).toBe('none');
+  });
 });
 
 describe('span features', () => {
@@ -60,6 +66,21 @@ describe('span features', () => {
     expect(f).toEqual(expect.arrayContaining(['ww=5', 'wwlr=30']));
     expect(f).toContain('sig=x|what');
     expect(f.some((x) => x.startsWith('qd='))).toBe(true);
+  });
+
+  it('see what a span holds and the question words on both of its sides', () => {
+    const q = ask('Who landed in Valona with Robert?');
+    const [view] = buildLattice(q, [passage('Robert and his son Bohemond landed in Valona in 1081.')]);
+    const at = (word: string) => view.tokens.findIndex((t) => t.text === word);
+    const son = spanFeatures(view, at('son'), at('Bohemond'), q);
+    expect(son).toEqual(expect.arrayContaining(['verbish=0|who', 'stops=0|who', 'sig=x-Xx|who landed']));
+    // "son Bohemond" lies between "landed" (right, the nearer) and "Robert" (left): both paths are seen.
+    expect(son.some((x) => x.startsWith('pth=R:|'))).toBe(true);
+    expect(son).toContain('pth2=L:and his|who');
+    const landed = spanFeatures(view, at('Bohemond'), at('landed'), q);
+    expect(landed).toContain('verbish=1|who');
+    // The boundary word pairs and the question's verb with the words beside the span.
+    expect(view.startFeatures[at('Bohemond')]).toEqual(expect.arrayContaining(['sb=son_Cap', 'slV=land|son']));
   });
 });
 

@@ -186,6 +186,15 @@ function tokenFeatures(view: SentenceView, q: AnalyzedQuestion): void {
       `er2=${kr}_${kr2}`,
       `erm=${R ? matched[i + 1] : '#'}|${T}`,
     ];
+    // The boundary as a word pair ("of Cap" starts a name, "Cap Cap" cuts one in two), and the
+    // boundary words with the finer question class ("who was", "what did").
+    start.push(`sb=${kl}_${k}`, `sb=${kl}_${k}|${T}`, `sw=${k}|${q.whPhrase}`, `slw=${kl}|${q.whPhrase}`);
+    end.push(`eb=${k}_${kr}`, `eb=${k}_${kr}|${T}`, `ew=${k}|${q.whPhrase}`, `erw=${kr}|${q.whPhrase}`);
+    // The question's verb with the words around the span ("founded" and "by …").
+    if (q.verb) {
+      start.push(`slV=${q.verb}|${kl}`);
+      end.push(`erV=${q.verb}|${kr}`);
+    }
     if (w.shape === 'x' && w.lower.length > 4) {
       start.push(`ssuf=${w.lower.slice(-3)}|${T}`);
       end.push(`esuf=${w.lower.slice(-3)}|${T}`);
@@ -282,6 +291,8 @@ export function spanFeatures(view: SentenceView, i: number, j: number, q: Analyz
   let comma = false;
   let and = false;
   let open = 0;
+  let stops = 0;
+  let verbLike = false;
   for (let k = i; k <= j; k++) {
     const t = tokens[k];
     if (t.text === ',') comma = true;
@@ -290,6 +301,8 @@ export function spanFeatures(view: SentenceView, i: number, j: number, q: Analyz
     else if (t.text === ')') open--;
     if (t.shape === 'p') continue;
     words++;
+    if (t.stop) stops++;
+    else if (t.shape === 'x' && /(?:ed|ing)$/.test(t.lower)) verbLike = true;
     if (q.words.has(t.lower) || (!t.stop && q.terms.has(t.stem))) inQuestion++;
     if (t.shape === 'Xx' || t.shape === 'X') caps++;
     if (t.shape === 'd') digits++;
@@ -312,6 +325,7 @@ export function spanFeatures(view: SentenceView, i: number, j: number, q: Analyz
     `d=${distBucket(dist)}|${T}`,
     `d=${distBucket(dist)}|${dir}|r${Math.min(view.rank, 1)}`,
     `d=${distBucket(dist)}|${dir}|${T}`,
+    `d=${distBucket(dist)}|${dir}|${q.whPhrase}`,
     `wl=${Math.min(winLeft, 3)}`,
     `wr=${Math.min(winRight, 3)}`,
     `wlr=${Math.min(winLeft, 2)}${Math.min(winRight, 2)}|${T}`,
@@ -339,7 +353,9 @@ export function spanFeatures(view: SentenceView, i: number, j: number, q: Analyz
   const qdr = view.nextMatch[j] >= 0 ? Math.min(q.whDistance.get(tokens[view.nextMatch[j]].stem) ?? 9, 4) : '-';
   f.push(`qd=${qdl}${qdr}`, `qd=${qdl}${qdr}|${dir}|${T}`);
   const sig = signature(tokens, i, j);
-  f.push(`sig=${sig}|${T}`);
+  f.push(`sig=${sig}|${T}`, `sig=${sig}|${q.whPhrase}`, `len=${Math.min(len, 10)}|${q.whPhrase}`);
+  // What lies inside: function words, and a word that reads as a verb ("landed in Valona" names no one).
+  f.push(`stops=${Math.min(stops, 2)}|${T}`, `verbish=${verbLike ? 1 : 0}|${T}`);
   if (q.focus) f.push(`sig=${sig}|F=${q.focus}`);
   // Surface paths, a parser's dependency paths made do without one: the words between the span and
   // the nearest question word beside it, with that word's path to the wh-word in the question.
@@ -349,6 +365,16 @@ export function spanFeatures(view: SentenceView, i: number, j: number, q: Analyz
     const sPath = between.length > 3 ? `${dir}:far` : `${dir}:${between.map((t) => wordKey(t)).join(' ')}`;
     const qPath = q.whPath.get(tokens[anchor].stem) ?? 'none';
     f.push(`pth=${sPath}|${T}`, `pth=${sPath}|${qPath}`);
+  }
+  // The question word on the other side too, when it is close: a span between two of them.
+  const other = dir === 'L' ? view.nextMatch[j] : dir === 'R' ? view.prevMatch[i] : -1;
+  if (other >= 0) {
+    const between = dir === 'L' ? tokens.slice(j + 1, other) : tokens.slice(other + 1, i);
+    if (between.length <= 3) {
+      const side = dir === 'L' ? 'R' : 'L';
+      const sPath = `${side}:${between.map((t) => wordKey(t)).join(' ')}`;
+      f.push(`pth2=${sPath}|${T}`, `pth2=${sPath}|${q.whPath.get(tokens[other].stem) ?? 'none'}`);
+    }
   }
   if (comma) f.push(`comma|${T}`);
   if (and) f.push(`and|${T}`);

@@ -31,6 +31,11 @@ export interface AnalyzedQuestion {
   bigrams: Set<string>;
   /** The first content word after the wh-phrase that is not its focus, usually the verb asked about, or ''. */
   verb: string;
+  /**
+   * The wh-word and the word after it ("what did", "who was"; "many people" for "how many people",
+   * "year did" for "what year did"), or 'none': a finer question class than `type`.
+   */
+  whPhrase: string;
   /** idf of each term (idf.ts) and their sum. */
   idf: Map<string, number>;
   idfTotal: number;
@@ -111,5 +116,6 @@ export function analyzeQuestion(q: Pick<ReaderQuestion, 'question' | 'guidelines
   for (let i = 1; i < words.length; i++) bigrams.add(`${words[i - 1]} ${words[i]}`);
   const idf = new Map([...terms].map((t) => [t, idfOf(t)]));
   const idfTotal = [...idf.values()].reduce((a, b) => a + b, 0);
-  return { tokens, type, focus, terms, words: new Set(lower), context, whDistance, whPath, bigrams, verb, idf, idfTotal };
+  const whPhrase = at >= 0 ? `${lower[at]} ${lower[at + 1] ?? '#'}` : 'none';
+  return { tokens, type, focus, terms, words: new Set(lower), context, whDistance, whPath, bigrams, verb, whPhrase, idf, idfTotal };
 }
