@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT, TestStack } from '@docintel/testing';
-import { errorBody } from './support/http';
+import { errorBody, json } from './support/http';
 import { eventually, Indexer, type IndexedFile } from './support/indexing';
 import type { OpenApiDocument } from './support/openapi-compat';
 
@@ -72,12 +72,6 @@ describe('find-similar jobs', () => {
   afterAll(async () => {
     await stack?.stop();
   });
-
-  async function json<T>(res: Response, status = 200): Promise<T> {
-    const text = await res.text();
-    if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${text}`);
-    return JSON.parse(text) as T;
-  }
 
   const finished = (jobId: string, who = alice) =>
     eventually(

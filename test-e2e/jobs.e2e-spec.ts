@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as XLSX from 'xlsx';
 import { REPO_ROOT, TestStack } from '@docintel/testing';
-import { errorBody } from './support/http';
+import { errorBody, json } from './support/http';
 import { eventually, Indexer, type IndexedFile } from './support/indexing';
 import { compareWithReference, type OpenApiDocument } from './support/openapi-compat';
 
@@ -106,12 +106,6 @@ describe('QA and extraction jobs (built-in engine)', () => {
   afterAll(async () => {
     await stack?.stop();
   });
-
-  async function json<T>(res: Response, status = 200): Promise<T> {
-    const text = await res.text();
-    if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${text}`);
-    return JSON.parse(text) as T;
-  }
 
   async function finished(kind: 'qa' | 'extraction', jobId: string, who = alice): Promise<Job> {
     return eventually(

@@ -1,4 +1,5 @@
 import { TestStack } from '@docintel/testing';
+import { json } from './support/http';
 import { eventually, Indexer, type IndexedFile } from './support/indexing';
 
 /**
@@ -61,12 +62,6 @@ describe('multi-dimensional extraction jobs', () => {
   afterAll(async () => {
     await stack?.stop();
   });
-
-  async function json<T>(res: Response, status = 200): Promise<T> {
-    const text = await res.text();
-    if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${text}`);
-    return JSON.parse(text) as T;
-  }
 
   const finished = (jobId: string) =>
     eventually(

@@ -21,3 +21,10 @@ export async function errorBody(res: Response, status: number, code: string): Pr
   expect(body.requestId).toBe(res.headers.get('x-request-id'));
   return body;
 }
+
+/** The body of a response with the status expected, or an error that shows what came instead. */
+export async function json<T>(res: Response, status = 200): Promise<T> {
+  const text = await res.text();
+  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${text}`);
+  return JSON.parse(text) as T;
+}

@@ -208,7 +208,7 @@ export class MetaInputDto {
   answerType?: AnswerTypeDto;
 }
 
-class CreateJobBase {
+export class CreateJobBase {
   @ApiProperty({ type: FilesInputDto })
   @IsDefined({ message: 'is required' })
   @ValidateNested()

@@ -17,7 +17,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { EntityIdDto } from './identifiers';
-import { FilesInputDto, JOB_LIMITS, JobLaunchConfigDto } from './jobs';
+import { CreateJobBase, FilesInputDto, JOB_LIMITS } from './jobs';
 
 /**
  * Multi-dimensional (schema-based) extraction: one row per entity across the files of a job, with
@@ -132,31 +132,13 @@ export class EntitySchemaDto {
   columns: EntityColumnDto[];
 }
 
-/** POST /multi-dim-extraction/jobs. */
-export class CreateMultiDimJobRequestDto {
-  @ApiProperty({ type: FilesInputDto })
-  @IsDefined({ message: 'is required' })
-  @ValidateNested()
-  @Type(() => FilesInputDto)
-  files: FilesInputDto;
-
+/** POST /multi-dim-extraction/jobs: files, config and name as every job kind has them, and the schema. */
+export class CreateMultiDimJobRequestDto extends CreateJobBase {
   @ApiProperty({ type: EntitySchemaDto })
   @IsDefined({ message: 'is required' })
   @ValidateNested()
   @Type(() => EntitySchemaDto)
   schema: EntitySchemaDto;
-
-  @ApiPropertyOptional({ type: JobLaunchConfigDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => JobLaunchConfigDto)
-  config?: JobLaunchConfigDto;
-
-  @ApiPropertyOptional({ description: 'Extension: a name for the job (default: the schema name)' })
-  @IsOptional()
-  @IsString({ message: 'must be a string' })
-  @MaxLength(JOB_LIMITS.idChars)
-  name?: string;
 }
 
 export class EntityCellDto {
