@@ -36,7 +36,13 @@ const DUCKS = {
   name: 'Duck counts',
   columns: [
     { key: 'year', label: 'Year', type: 'ENTITY_COLUMN_TYPE_INT', role: 'ENTITY_COLUMN_ROLE_TIMEPOINT', isRowKey: true },
-    { key: 'ducks', label: 'Number of ducks', type: 'ENTITY_COLUMN_TYPE_INT', role: 'ENTITY_COLUMN_ROLE_VALUE', description: 'freshwater ducks counted' },
+    {
+      key: 'ducks',
+      label: 'Number of ducks',
+      type: 'ENTITY_COLUMN_TYPE_INT',
+      role: 'ENTITY_COLUMN_ROLE_VALUE',
+      description: 'freshwater ducks counted',
+    },
   ],
 };
 
@@ -75,13 +81,18 @@ describe('multi-dimensional extraction jobs', () => {
 
   it('reads one row per year from two spreadsheets, merged on the row key, every cell citing a cell holding its value', async () => {
     const created = await json<Job>(
-      await alice.call('POST', '/api/core/multi-dim-extraction/jobs', { files: { fileIds: [files.ods.id.id, files.xls.id.id] }, schema: DUCKS }),
+      await alice.call('POST', '/api/core/multi-dim-extraction/jobs', {
+        files: { fileIds: [files.ods.id.id, files.xls.id.id] },
+        schema: DUCKS,
+      }),
     );
     expect(created).toMatchObject({ taskType: 'MULTI_DIM_EXTRACTION', status: expect.stringMatching(/PENDING|RUNNING/) });
     const job = await finished(created.jobId);
     expect(job).toMatchObject({ status: 'SUCCESS', progress: { total: 2, done: 2, failed: 0 } });
 
-    const { entityExtraction } = await json<Outputs>(await alice.call('GET', `/api/core/multi-dim-extraction/jobs/${created.jobId}/results`));
+    const { entityExtraction } = await json<Outputs>(
+      await alice.call('GET', `/api/core/multi-dim-extraction/jobs/${created.jobId}/results`),
+    );
     expect(entityExtraction.meta).toBe('Duck counts');
     expect(entityExtraction.rows.map((r) => [value(r, 'year'), value(r, 'ducks')])).toEqual([
       [2019, 120],
@@ -93,7 +104,9 @@ describe('multi-dimensional extraction jobs', () => {
     ]);
     expect(entityExtraction.explanation).toContain('6 rows');
 
-    const annotations = await json<Annotation[]>(await alice.call('GET', `/api/core/multi-dim-extraction/jobs/${created.jobId}/annotations`));
+    const annotations = await json<Annotation[]>(
+      await alice.call('GET', `/api/core/multi-dim-extraction/jobs/${created.jobId}/annotations`),
+    );
     const byId = new Map(annotations.map((a) => [a.id.id, a]));
     for (const row of entityExtraction.rows) {
       for (const cell of row.cells) {
@@ -109,7 +122,9 @@ describe('multi-dimensional extraction jobs', () => {
     }
     expect(entityExtraction.referenceIds.length).toBe(annotations.length);
 
-    const inputs = await json<{ schema: { columns: Array<{ key: string }> } }>(await alice.call('GET', `/api/core/multi-dim-extraction/jobs/${created.jobId}/inputs`));
+    const inputs = await json<{ schema: { columns: Array<{ key: string }> } }>(
+      await alice.call('GET', `/api/core/multi-dim-extraction/jobs/${created.jobId}/inputs`),
+    );
     expect(inputs.schema.columns.map((c) => c.key)).toEqual(['year', 'ducks']);
   });
 
@@ -122,9 +137,13 @@ describe('multi-dimensional extraction jobs', () => {
         { key: 'rate_unit', label: 'Rate unit', type: 'STRING', role: 'UNIT' },
       ],
     };
-    const created = await json<Job>(await alice.call('POST', '/api/core/multi-dim-extraction/jobs', { files: { fileIds: [files.pdf.id.id] }, schema }));
+    const created = await json<Job>(
+      await alice.call('POST', '/api/core/multi-dim-extraction/jobs', { files: { fileIds: [files.pdf.id.id] }, schema }),
+    );
     expect((await finished(created.jobId)).status).toBe('SUCCESS');
-    const { entityExtraction } = await json<Outputs>(await alice.call('GET', `/api/core/multi-dim-extraction/jobs/${created.jobId}/results`));
+    const { entityExtraction } = await json<Outputs>(
+      await alice.call('GET', `/api/core/multi-dim-extraction/jobs/${created.jobId}/results`),
+    );
     expect(entityExtraction.rows.map((r) => [value(r, 'concentration'), value(r, 'rate'), value(r, 'rate_unit')])).toEqual([
       [0, 2.8163, 'mm/year'],
       [2, 1.5054, 'mm/year'],
@@ -133,7 +152,9 @@ describe('multi-dimensional extraction jobs', () => {
       [8, 0.3772, 'mm/year'],
       [10, 0.0919, 'mm/year'],
     ]);
-    const annotations = await json<Annotation[]>(await alice.call('GET', `/api/core/multi-dim-extraction/jobs/${created.jobId}/annotations`));
+    const annotations = await json<Annotation[]>(
+      await alice.call('GET', `/api/core/multi-dim-extraction/jobs/${created.jobId}/annotations`),
+    );
     const rate = entityExtraction.rows[0].cells.find((c) => c.columnKey === 'rate')!;
     const cited = annotations.find((a) => a.id.id === rate.referenceIds[0].id)!;
     expect(cited.data).toMatchObject({ content: '2.8163', positions: [{ type: 'BBOX', page_number: 1 }] });
@@ -142,25 +163,42 @@ describe('multi-dimensional extraction jobs', () => {
   it('answers a bad schema with 400 naming the field, and keeps jobs to their owner', async () => {
     const bad = await alice.call('POST', '/api/core/multi-dim-extraction/jobs', {
       files: { fileIds: [files.ods.id.id] },
-      schema: { name: 'x', columns: [{ key: 'a', label: 'A' }, { key: 'a', label: 'B', type: 'DATE' }] },
+      schema: {
+        name: 'x',
+        columns: [
+          { key: 'a', label: 'A' },
+          { key: 'a', label: 'B', type: 'DATE' },
+        ],
+      },
     });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(await bad.json())).toContain('schema.columns[1].type');
     const dup = await alice.call('POST', '/api/core/multi-dim-extraction/jobs', {
       files: { fileIds: [files.ods.id.id] },
-      schema: { name: 'x', columns: [{ key: 'a', label: 'A' }, { key: 'a', label: 'B' }] },
+      schema: {
+        name: 'x',
+        columns: [
+          { key: 'a', label: 'A' },
+          { key: 'a', label: 'B' },
+        ],
+      },
     });
     expect(dup.status).toBe(400);
     expect(JSON.stringify(await dup.json())).toContain('schema.columns[1].key');
     expect((await alice.call('POST', '/api/core/multi-dim-extraction/jobs', { files: { fileIds: [files.ods.id.id] } })).status).toBe(400);
 
-    const created = await json<Job>(await alice.call('POST', '/api/core/multi-dim-extraction/jobs', { files: { fileIds: [files.ods.id.id] }, schema: DUCKS }));
+    const created = await json<Job>(
+      await alice.call('POST', '/api/core/multi-dim-extraction/jobs', { files: { fileIds: [files.ods.id.id] }, schema: DUCKS }),
+    );
     for (const path of ['', '/inputs', '/results', '/annotations']) {
       expect((await bob.call('GET', `/api/core/multi-dim-extraction/jobs/${created.jobId}${path}`)).status).toBe(404);
     }
     const listed = await json<{ data: Job[] }>(await alice.call('GET', '/api/core/multi-dim-extraction/jobs?page=0&pageSize=50'));
     expect(listed.data.map((j) => j.jobId)).toContain(created.jobId);
-    expect((await json<{ totalElements: number }>(await bob.call('GET', '/api/core/multi-dim-extraction/jobs?page=0&pageSize=50'))).totalElements).toBe(0);
+    expect(
+      (await json<{ totalElements: number }>(await bob.call('GET', '/api/core/multi-dim-extraction/jobs?page=0&pageSize=50')))
+        .totalElements,
+    ).toBe(0);
     await finished(created.jobId);
   });
 });
