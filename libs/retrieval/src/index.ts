@@ -2,6 +2,7 @@ export * from './passage-retriever';
 export * from './analysis/analyzer';
 export * from './analysis/porter-stemmer';
 export * from './fusion/rrf';
+export * from './fusion/score-fusion';
 export * from './hybrid/hybrid-passage-search';
 export * from './postgres/postgres-bm25-retriever';
 export * from './postgres/retrieval.migration';

@@ -13,7 +13,7 @@ const HEADROOM = 20;
 /**
  * indexing.passages.search: HybridPassageSearch (libs/retrieval) over the namespace's passages of
  * the given files, BM25 from the PassageRetriever and the node vectors of node_embedding with the
- * query embedded by the same embedder, fused by reciprocal rank; then each hit is read from the
+ * query embedded by the same embedder, fused as RETRIEVAL_FUSION says (normalised scores by default); then each hit is read from the
  * passages table (text, headings, segments with positions), current trees only. When the dense leg
  * fails (embedder down) the search answers from BM25 alone and logs why.
  */
@@ -31,6 +31,7 @@ export class PassageSearchService {
     this.hybrid = new HybridPassageSearch({
       retriever,
       parameters: {
+        fusion: env.RETRIEVAL_FUSION,
         lexicalWeight: env.RETRIEVAL_LEXICAL_WEIGHT,
         denseWeight: env.RETRIEVAL_DENSE_WEIGHT,
         rrfK: env.RETRIEVAL_RRF_K,

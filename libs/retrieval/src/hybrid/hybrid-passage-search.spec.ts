@@ -38,7 +38,12 @@ describe('HybridPassageSearch', () => {
 
   it('fuses the two rankings by weighted reciprocal rank', async () => {
     const retriever = new FixedRetriever(lexical);
-    const search = new HybridPassageSearch({ retriever, vectors, embedQuery, parameters: { lexicalWeight: 1, denseWeight: 1, rrfK: 60 } });
+    const search = new HybridPassageSearch({
+      retriever,
+      vectors,
+      embedQuery,
+      parameters: { fusion: 'rrf', lexicalWeight: 1, denseWeight: 1, rrfK: 60 },
+    });
     const { hits, denseError } = await search.search('ns', 'query', { limit: 10, fileIds: ['f1', 'f2'] });
     expect(denseError).toBeUndefined();
     // b: 1/62 + 1/61; a: 1/61 + 1/63; d: 1/62; c: 1/63.
@@ -50,12 +55,40 @@ describe('HybridPassageSearch', () => {
     expect(vectors).toHaveBeenCalledWith('ns', [1, 0], { k: 100, fileIds: ['f1', 'f2'] });
   });
 
+  it('fuses by normalised scores by default, keeping the gaps between lexical scores', async () => {
+    // BM25 puts x far ahead of the rest; the dense leg puts it just behind y.
+    const far = [hit('x', 20), hit('y', 6), hit('z', 5.5), hit('w', 5)];
+    const denseOrder: DenseHit[] = [hit('y', 0.8), hit('x', 0.79), hit('z', 0.2), hit('w', 0.1)];
+    const denseOnly = jest.fn(() => Promise.resolve(denseOrder));
+    const parameters = { lexicalWeight: 1, denseWeight: 1.5, rrfK: 60 };
+    const scoreFused = new HybridPassageSearch({ retriever: new FixedRetriever(far), vectors: denseOnly, embedQuery, parameters });
+    expect(scoreFused.parameters.fusion).toBe('zscore');
+    const byScores = (await scoreFused.search('ns', 'q', { limit: 10 })).hits;
+    expect(byScores.map((h) => h.nodeId)).toEqual(['x', 'y', 'z', 'w']);
+    expect(byScores[0]).toMatchObject({ lexical: { rank: 1, score: 20 }, dense: { rank: 2, score: 0.79 } });
+    // By ranks alone the same weights let the dense leg lift y over x.
+    const rankFused = new HybridPassageSearch({
+      retriever: new FixedRetriever(far),
+      vectors: denseOnly,
+      embedQuery,
+      parameters: { ...parameters, fusion: 'rrf' },
+    });
+    expect((await rankFused.search('ns', 'q', { limit: 10 })).hits.map((h) => h.nodeId)).toEqual(['y', 'x', 'z', 'w']);
+    const minmax = new HybridPassageSearch({
+      retriever: new FixedRetriever(far),
+      vectors: denseOnly,
+      embedQuery,
+      parameters: { ...parameters, fusion: 'minmax' },
+    });
+    expect((await minmax.search('ns', 'q', { limit: 10 })).hits.map((h) => h.nodeId)).toEqual(['x', 'y', 'z', 'w']);
+  });
+
   it('weights the rankings', async () => {
     const search = new HybridPassageSearch({
       retriever: new FixedRetriever(lexical),
       vectors,
       embedQuery,
-      parameters: { lexicalWeight: 1, denseWeight: 0.2, rrfK: 60 },
+      parameters: { fusion: 'rrf', lexicalWeight: 1, denseWeight: 0.2, rrfK: 60 },
     });
     const { hits } = await search.search('ns', 'q', { limit: 2 });
     expect(hits.map((h) => h.nodeId)).toEqual(['a', 'b']);
@@ -104,5 +137,6 @@ describe('HybridPassageSearch', () => {
     await expect(search.search('ns', 'q', { limit: 0 })).rejects.toThrow('limit must be');
     expect(() => new HybridPassageSearch({ retriever, parameters: { denseWeight: -1 } })).toThrow('weights');
     expect(() => new HybridPassageSearch({ retriever, parameters: { candidates: 0 } })).toThrow('candidates');
+    expect(() => new HybridPassageSearch({ retriever, parameters: { fusion: 'combmnz' as never } })).toThrow('fusion must be one of');
   });
 });
