@@ -155,7 +155,9 @@ async function main() {
       const joined = mergeContinuedTables(tables).filter((t) => pagesOf(t).some((p) => c.pages.includes(p)));
       const covers = joined.length === 1 && c.pages.every((p) => pagesOf(joined[0]).includes(p));
       joins.push({ ...c, pieces: pieces.length, joined: joined.length, rows: joined.reduce((n, t) => n + t.rows.length, 0), covers });
-      log(`${c.file}: ${pieces.length} tables on pages ${c.pages[0]}-${c.pages[c.pages.length - 1]} read as ${joined.length}${covers ? ' (one table over every page)' : ''}`);
+      log(
+        `${c.file}: ${pieces.length} tables on pages ${c.pages[0]}-${c.pages[c.pages.length - 1]} read as ${joined.length}${covers ? ' (one table over every page)' : ''}`,
+      );
     }
   } finally {
     await pool.close();
@@ -198,7 +200,10 @@ function render(results, totals, joins) {
     '',
     '| file | what | tables on those pages | read as | rows |',
     '|---|---|---|---|---|',
-    ...joins.map((j) => `| ${j.file} | ${j.about}, pages ${j.pages[0]}–${j.pages[j.pages.length - 1]} | ${j.pieces} | ${j.joined}${j.covers ? ' (one table over every page)' : ''} | ${j.rows} |`),
+    ...joins.map(
+      (j) =>
+        `| ${j.file} | ${j.about}, pages ${j.pages[0]}–${j.pages[j.pages.length - 1]} | ${j.pieces} | ${j.joined}${j.covers ? ' (one table over every page)' : ''} | ${j.rows} |`,
+    ),
     '',
     'What it does not do yet: a table without a header row (the Senate expenditures) cannot have its',
     'columns named, so it is passed over unless allowed values identify a row-key column; the corpus',
