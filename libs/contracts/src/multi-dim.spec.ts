@@ -37,6 +37,10 @@ describe('CreateMultiDimJobRequestDto', () => {
   it('names the field and the problem of a bad schema', async () => {
     expect((await validate({ files: { fileIds: [FILE] } })).problems).toEqual([{ field: 'schema', problem: 'is required' }]);
     expect((await validate(schema([]))).problems).toEqual([{ field: 'schema.columns', problem: 'must have at least one column' }]);
+    expect((await validate({ files: {}, schema: [] })).problems).toEqual([{ field: 'schema', problem: 'must be an object' }]);
+    const text = (await validate({ files: {}, schema: 'rows' })).problems;
+    expect(text.map((p) => p.field)).toEqual(text.map(() => 'schema'));
+    expect(text).toContainEqual({ field: 'schema', problem: 'must be an object' });
     const { problems } = await validate(schema([{ key: 'a b', label: '', type: 'DATE', isRowKey: 'yes', allowedValues: [1] }]));
     expect([...new Set(problems.map((p) => p.field))].sort()).toEqual(
       [

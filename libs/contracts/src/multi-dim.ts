@@ -8,6 +8,7 @@ import {
   IsDefined,
   IsIn,
   IsInt,
+  IsObject,
   IsOptional,
   IsString,
   Matches,
@@ -136,6 +137,7 @@ export class EntitySchemaDto {
 export class CreateMultiDimJobRequestDto extends CreateJobBase {
   @ApiProperty({ type: EntitySchemaDto })
   @IsDefined({ message: 'is required' })
+  @IsObject({ message: 'must be an object' })
   @ValidateNested()
   @Type(() => EntitySchemaDto)
   schema: EntitySchemaDto;
