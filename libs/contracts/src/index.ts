@@ -16,5 +16,6 @@ export * from './jobs';
 export * from './find-similar';
 export * from './tables';
 export * from './multi-dim';
+export * from './agent';
 export * from './streams';
 export * from './rpc-calls';
