@@ -53,7 +53,8 @@ export const columnTypeName = (wire: string | undefined): EntityColumnTypeName =
 export const columnRoleName = (wire: string | undefined): EntityColumnRoleName =>
   (wire?.startsWith(ROLE_PREFIX) ? wire.slice(ROLE_PREFIX.length) : (wire ?? 'UNSPECIFIED')) as EntityColumnRoleName;
 
-export const MULTI_DIM_LIMITS = { columns: 50, allowedValues: 200, rowsPerJob: 10_000 } as const;
+/** Rows a file gives at most (a file's unit stores its rows and citations in one transaction). */
+export const MULTI_DIM_LIMITS = { columns: 50, allowedValues: 200, rowsPerFile: 5_000 } as const;
 
 const upper = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.toUpperCase() : value);
 const prefixed =

@@ -62,6 +62,8 @@ describe('entityExtractionOf', () => {
     expect(gadget.cells[1]).toMatchObject({ value: 12.5, referenceIds: [{ id: 'a4', entityType: 'ANNOTATION' }] });
     expect(result.explanation).toBe('2 rows of "Products" from 3 files, read from tables of a.xlsx, b.xlsx. Nothing found in c.pdf.');
     expect(entityExtractionOf('job-1', inputs, []).metaId).toBe(result.metaId);
+    const big = { ...file('d', [['Sprocket', 1, 'd1', 'd2']]), truncatedFrom: 12000 };
+    expect(entityExtractionOf('job-1', inputs, [big]).explanation).toContain('d.xlsx gave 12000 rows; the first 1 were kept');
     expect(entityExtractionOf('job-2', inputs, []).metaId).not.toBe(result.metaId);
   });
 });

@@ -41,11 +41,12 @@ export function entityExtractionOf(jobId: string, inputs: MultiDimInputs, files:
     fromText.length ? `the text of ${fromText.map((f) => f.fileName).join(', ')}` : '',
   ].filter(Boolean);
   const none = files.filter((f) => !f.rows.length).map((f) => f.fileName);
+  const cut = files.filter((f) => f.truncatedFrom).map((f) => `${f.fileName} gave ${f.truncatedFrom} rows; the first ${f.rows.length} were kept`);
   return {
     metaId: uuidV5(`${jobId}:${inputs.schema.name}`, METAS_NAMESPACE),
     meta: inputs.schema.name,
     schema: inputs.schema,
-    explanation: `${parts[0]}${parts.length > 1 ? `, read from ${parts.slice(1).join(' and ')}` : ''}.${none.length ? ` Nothing found in ${none.join(', ')}.` : ''}`,
+    explanation: `${parts[0]}${parts.length > 1 ? `, read from ${parts.slice(1).join(' and ')}` : ''}.${none.length ? ` Nothing found in ${none.join(', ')}.` : ''}${cut.length ? ` ${cut.join('; ')}.` : ''}`,
     referenceIds: [...new Map(rows.flatMap((r) => r.referenceIds).map((r) => [r.id, r])).values()],
     rows,
   };

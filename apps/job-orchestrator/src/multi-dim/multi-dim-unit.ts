@@ -14,7 +14,7 @@ import {
   type ReaderAnswer,
   type SourceTable,
 } from '@docintel/answering';
-import { FilesTables, PassagesSearch, type AnswerTypeDto, type DataValue, type FileTableDto, type PassageDto } from '@docintel/contracts';
+import { FilesTables, MULTI_DIM_LIMITS, PassagesSearch, type AnswerTypeDto, type DataValue, type FileTableDto, type PassageDto } from '@docintel/contracts';
 import { RpcClient } from '@docintel/messaging';
 import { SERVICE_ENV } from '@docintel/runtime';
 import type { JobRecord, UnitRecord } from '../jobs/job-records';
@@ -44,6 +44,8 @@ export interface FileEntityRows {
   /** Rows a model that fills whole schemas (ANSWERING_ENGINE=llm) read from the file's passages. */
   modelRows?: number;
   rows: EntityRow[];
+  /** How many rows the file's tables gave when more than MULTI_DIM_LIMITS.rowsPerFile were kept. */
+  truncatedFrom?: number;
 }
 
 const fromDataValue = (v: DataValue | null): EntityValue | null =>
@@ -88,7 +90,8 @@ export class MultiDimUnitRunner {
     signal.throwIfAborted();
     const extracted = extractEntityRows(spec, tables);
     const cite = tableCellCiter(annotations);
-    let rows = extracted.rows.map(cite);
+    const truncated = extracted.rows.length > MULTI_DIM_LIMITS.rowsPerFile ? extracted.rows.length : undefined;
+    let rows = extracted.rows.slice(0, MULTI_DIM_LIMITS.rowsPerFile).map(cite);
     let textRows = 0;
     if (!rows.length) {
       rows = await this.fromText(spec, fileId, ctx, signal, annotations);
@@ -101,6 +104,7 @@ export class MultiDimUnitRunner {
       tablesUsed: extracted.tables.filter((t) => t.used).length,
       textRows,
       rows,
+      ...(truncated ? { truncatedFrom: truncated } : {}),
     };
     return { status: 'DONE', results: [result], answered: rows.length, annotations };
   }
