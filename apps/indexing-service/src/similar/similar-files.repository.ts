@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { entityId, type OntologyDto, type OntologyMetaDto, type OpenAccessId } from '@docintel/contracts';
 import { isUuid } from '../tenancy';
-import { MeanVector } from './similarity';
 
 /** A file as find-similar shows it. */
 export interface SimilarFileRow {
@@ -57,8 +56,6 @@ const ONTOLOGY_SELECT = `o.file_id, o.concept_id, o.name, o.metas FROM ontologie
 /** The reads of find-similar, all scoped to one namespace. */
 @Injectable()
 export class SimilarFilesRepository {
-  private storage?: Promise<'bytea' | 'pgvector'>;
-
   constructor(private readonly ds: DataSource) {}
 
   /** The namespace's file with this id, or null (an id of another namespace names nothing). */
@@ -137,75 +134,5 @@ export class SimilarFilesRepository {
       out.get(r.file_id)?.push({ conceptId: entityId(r.concept_id, 'CONCEPT_NOTE'), name: r.name, ...(r.metas ? { metas: r.metas } : {}) });
     }
     return out;
-  }
-
-  /**
-   * Each file's document vector: the normalised mean of its node vectors of this model. Vectors are
-   * read with a server-side cursor and summed per file, so memory holds one sum per file, not the
-   * vectors; the cost is one pass over the namespace's vectors (or the given files').
-   */
-  async meanVectors(namespace: string, model: string, dimensions: number, fileIds?: string[]): Promise<Map<string, Float32Array>> {
-    const storage = await this.detect();
-    const params: unknown[] = [namespace, model, dimensions];
-    let filter = '';
-    if (fileIds) {
-      if (!fileIds.length) return new Map();
-      params.push(fileIds);
-      filter = 'AND file_id = ANY($4::uuid[])';
-    }
-    const column = storage === 'pgvector' ? 'embedding::text AS embedding' : 'embedding';
-    const sums = new Map<string, MeanVector>();
-    const v = new Float32Array(dimensions);
-    const bytes = new Uint8Array(v.buffer);
-    const runner = this.ds.createQueryRunner();
-    await runner.connect();
-    try {
-      await runner.startTransaction();
-      await runner.query(
-        `DECLARE similar_vectors NO SCROLL CURSOR FOR
-         SELECT file_id, ${column} FROM node_embeddings WHERE namespace_id = $1 AND model = $2 AND dims = $3 ${filter}`,
-        params,
-      );
-      for (;;) {
-        const rows = (await runner.query('FETCH 2000 FROM similar_vectors')) as Array<{ file_id: string; embedding: Buffer | string }>;
-        for (const row of rows) {
-          let sum = sums.get(row.file_id);
-          if (!sum) sums.set(row.file_id, (sum = new MeanVector()));
-          if (typeof row.embedding === 'string') sum.add(row.embedding.slice(1, -1).split(',').map(Number));
-          else {
-            bytes.set(row.embedding.subarray(0, bytes.length));
-            sum.add(v);
-          }
-        }
-        if (rows.length < 2000) break;
-      }
-      await runner.commitTransaction();
-    } catch (err) {
-      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
-      throw err;
-    } finally {
-      await runner.release();
-    }
-    const out = new Map<string, Float32Array>();
-    for (const [fileId, sum] of sums) {
-      const mean = sum.result();
-      if (mean) out.set(fileId, mean);
-    }
-    return out;
-  }
-
-  /** The column type CreateNodeEmbeddings chose: pgvector's vector, or bytea of float32. */
-  private detect(): Promise<'bytea' | 'pgvector'> {
-    this.storage ??= (async () => {
-      const rows = (await this.ds.query(
-        `SELECT t.typname AS type FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid
-          WHERE a.attrelid = 'node_embeddings'::regclass AND a.attname = 'embedding'`,
-      )) as Array<{ type: string }>;
-      return rows[0]?.type === 'vector' ? ('pgvector' as const) : ('bytea' as const);
-    })().catch((err: unknown) => {
-      this.storage = undefined;
-      throw err;
-    });
-    return this.storage;
   }
 }

@@ -14,7 +14,7 @@ import { LOGGER, type Logger } from '@docintel/observability';
 import { Embeddings } from '../embeddings/embedder.provider';
 import { arxivDoi, SimilarFilesRepository, type SimilarFileRow } from './similar-files.repository';
 import { factsOf, profileOf, rank, shownOntologies, type DocumentProfile } from './similarity';
-import { MeanVector } from './similarity';
+import { MeanVector } from '@docintel/ai';
 
 interface Candidate {
   file: SimilarFileRow;
@@ -121,13 +121,12 @@ export class SimilarFilesService {
   private async candidates(namespace: string): Promise<Candidate[]> {
     const files = await this.repo.indexedFiles(namespace);
     if (!files.length) return [];
-    const { model, dimensions } = this.embeddings.embedder;
     const [ontologies, vectors] = await Promise.all([
       this.repo.ontologies(
         namespace,
         files.map((f) => f.fileId),
       ),
-      this.repo.meanVectors(namespace, model, dimensions),
+      this.embeddings.store.meanVectors(namespace),
     ]);
     return files.map((file) => ({
       file,
@@ -137,10 +136,9 @@ export class SimilarFilesService {
 
   /** One file's profile (a source that is not indexed yet is still compared by what it has). */
   private async candidate(namespace: string, file: SimilarFileRow): Promise<Candidate> {
-    const { model, dimensions } = this.embeddings.embedder;
     const [ontologies, vectors] = await Promise.all([
       this.repo.ontologies(namespace, [file.fileId]),
-      this.repo.meanVectors(namespace, model, dimensions, [file.fileId]),
+      this.embeddings.store.meanVectors(namespace, [file.fileId]),
     ]);
     return {
       file,

@@ -1,15 +1,6 @@
+import { MeanVector } from '@docintel/ai';
 import type { OntologyDto } from '@docintel/contracts';
-import {
-  authorKey,
-  factsOf,
-  MeanVector,
-  profileOf,
-  rank,
-  shownOntologies,
-  similarity,
-  titleWords,
-  type DocumentProfile,
-} from './similarity';
+import { authorKey, factsOf, profileOf, rank, shownOntologies, similarity, titleWords, type DocumentProfile } from './similarity';
 
 const vec = (...xs: number[]) => {
   const m = new MeanVector();

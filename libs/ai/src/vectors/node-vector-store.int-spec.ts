@@ -111,6 +111,20 @@ describe('NodeVectorStore on stock PostgreSQL', () => {
     expect(await store.search(namespace, axis(0), { k: 10, fileIds: [] })).toEqual([]);
   });
 
+  it('gives each file its normalised mean vector, for the namespace or the files named', async () => {
+    const namespace = ns();
+    const [f1, f2] = [randomUUID(), randomUUID()];
+    // More rows than one FETCH (scanBatchSize 3): the sums run across batches.
+    await store.upsert(namespace, [row(f1, axis(0)), row(f1, axis(1)), row(f2, axis(2)), row(f2, axis(2)), row(f2, axis(2))]);
+    await store.upsert(ns(), [row(f1, axis(3))]); // another namespace's vector of the same file id is not counted
+    const means = await store.meanVectors(namespace);
+    expect([...means.keys()].sort()).toEqual([f1, f2].sort());
+    expect([...means.get(f1)!].map((x) => Number(x.toFixed(4)))).toEqual([0.7071, 0.7071, 0, 0]);
+    expect([...means.get(f2)!]).toEqual([0, 0, 1, 0]);
+    expect([...(await store.meanVectors(namespace, [f2])).keys()]).toEqual([f2]);
+    expect((await store.meanVectors(namespace, [])).size).toBe(0);
+  });
+
   it('replaces a node’s vector on upsert instead of adding a second one', async () => {
     const namespace = ns();
     const file = randomUUID();

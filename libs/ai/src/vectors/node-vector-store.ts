@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import { TopK, dot, normalize, toBytes } from './vector-math';
+import { MeanVector, TopK, dot, normalize, toBytes } from './vector-math';
 
 /** One node's vector. */
 export interface NodeEmbedding {
@@ -115,7 +115,55 @@ export class NodeVectorStore {
     }
   }
 
+  /**
+   * Each file's document vector: the normalised mean of its node vectors of this model, for the
+   * namespace's files (or these). Vectors are streamed and summed per file, so memory holds one sum
+   * per file; the cost is one pass over the vectors read.
+   */
+  async meanVectors(namespace: string, fileIds?: string[]): Promise<Map<string, Float32Array>> {
+    const out = new Map<string, Float32Array>();
+    if (fileIds && fileIds.length === 0) return out;
+    const storage = await this.detect();
+    const sums = new Map<string, MeanVector>();
+    const v = new Float32Array(this.options.dimensions);
+    const bytes = new Uint8Array(v.buffer);
+    const column = storage.kind === 'pgvector' ? 'embedding::text AS embedding' : 'embedding';
+    await this.streamVectors<{ file_id: string; embedding: Buffer | string }>(column, namespace, fileIds, (row) => {
+      let sum = sums.get(row.file_id);
+      if (!sum) sums.set(row.file_id, (sum = new MeanVector()));
+      if (typeof row.embedding === 'string') sum.add(row.embedding.slice(1, -1).split(',').map(Number));
+      else {
+        bytes.set(row.embedding.subarray(0, bytes.length));
+        sum.add(v);
+      }
+    });
+    for (const [fileId, sum] of sums) {
+      const mean = sum.result();
+      if (mean) out.set(fileId, mean);
+    }
+    return out;
+  }
+
   private async scan(namespace: string, q: Float32Array, k: number, fileIds?: string[]): Promise<VectorSearchHit[]> {
+    const top = new TopK<{ nodeId: string; fileId: string }>(k);
+    // Rows arrive as Buffers at arbitrary offsets; copying each into one aligned array is cheaper than DataView reads.
+    const v = new Float32Array(this.options.dimensions);
+    const bytes = new Uint8Array(v.buffer);
+    await this.streamVectors<{ node_id: string; file_id: string; embedding: Buffer }>('node_id, embedding', namespace, fileIds, (row) => {
+      bytes.set(row.embedding);
+      const score = dot(v, q);
+      if (score > top.threshold) top.offer(score, { nodeId: row.node_id, fileId: row.file_id });
+    });
+    return top.sorted().map(({ score, item }) => ({ ...item, score }));
+  }
+
+  /** Every vector of this model in the namespace (or these files), through a server-side cursor, `columns` and file_id per row. */
+  private async streamVectors<R>(
+    columns: string,
+    namespace: string,
+    fileIds: string[] | undefined,
+    onRow: (row: R) => void,
+  ): Promise<void> {
     const params: unknown[] = [namespace, this.options.model, this.options.dimensions];
     let filter = '';
     if (fileIds) {
@@ -123,31 +171,19 @@ export class NodeVectorStore {
       filter = 'AND file_id = ANY($4::uuid[])';
     }
     const batch = this.options.scanBatchSize ?? 2000;
-    const top = new TopK<{ nodeId: string; fileId: string }>(k);
-    // Rows arrive as Buffers at arbitrary offsets; copying each into one aligned array is cheaper than DataView reads.
-    const v = new Float32Array(this.options.dimensions);
-    const bytes = new Uint8Array(v.buffer);
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
       await runner.startTransaction();
       await runner.query(
         `DECLARE node_embeddings_scan NO SCROLL CURSOR FOR
-         SELECT node_id, file_id, embedding FROM node_embeddings
+         SELECT file_id, ${columns} FROM node_embeddings
          WHERE namespace_id = $1 AND model = $2 AND dims = $3 ${filter}`,
         params,
       );
       for (;;) {
-        const rows = (await runner.query(`FETCH ${batch} FROM node_embeddings_scan`)) as {
-          node_id: string;
-          file_id: string;
-          embedding: Buffer;
-        }[];
-        for (const row of rows) {
-          bytes.set(row.embedding);
-          const score = dot(v, q);
-          if (score > top.threshold) top.offer(score, { nodeId: row.node_id, fileId: row.file_id });
-        }
+        const rows = (await runner.query(`FETCH ${batch} FROM node_embeddings_scan`)) as R[];
+        for (const row of rows) onRow(row);
         if (rows.length < batch) break;
       }
       await runner.commitTransaction();
@@ -157,7 +193,6 @@ export class NodeVectorStore {
     } finally {
       await runner.release();
     }
-    return top.sorted().map(({ score, item }) => ({ ...item, score }));
   }
 
   private async searchPgvector(storage: { schema: string }, namespace: string, q: Float32Array, k: number, fileIds?: string[]) {

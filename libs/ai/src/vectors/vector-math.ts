@@ -66,3 +66,25 @@ export class TopK<T> {
     return [...this.heap].sort((a, b) => b.score - a.score);
   }
 }
+
+/** Sums vectors into a mean and normalises it; null for none or an all-zero mean. */
+export class MeanVector {
+  private sum: Float64Array | null = null;
+  private count = 0;
+
+  add(v: ArrayLike<number>): void {
+    if (!this.sum) this.sum = new Float64Array(v.length);
+    if (v.length !== this.sum.length) return;
+    for (let i = 0; i < v.length; i++) this.sum[i] += v[i];
+    this.count++;
+  }
+
+  result(): Float32Array | null {
+    if (!this.sum || !this.count) return null;
+    let norm = 0;
+    for (const x of this.sum) norm += x * x;
+    norm = Math.sqrt(norm);
+    if (!Number.isFinite(norm) || norm === 0) return null;
+    return Float32Array.from(this.sum, (x) => x / norm);
+  }
+}
