@@ -14,7 +14,15 @@ import {
   type ReaderAnswer,
   type SourceTable,
 } from '@docintel/answering';
-import { FilesTables, MULTI_DIM_LIMITS, PassagesSearch, type AnswerTypeDto, type DataValue, type FileTableDto, type PassageDto } from '@docintel/contracts';
+import {
+  FilesTables,
+  MULTI_DIM_LIMITS,
+  PassagesSearch,
+  type AnswerTypeDto,
+  type DataValue,
+  type FileTableDto,
+  type PassageDto,
+} from '@docintel/contracts';
 import { RpcClient } from '@docintel/messaging';
 import { SERVICE_ENV } from '@docintel/runtime';
 import type { JobRecord, UnitRecord } from '../jobs/job-records';
@@ -134,12 +142,7 @@ export class MultiDimUnitRunner {
     annotations: CitedAnnotation[],
   ): Promise<EntityRow[]> {
     const query = [spec.name, spec.description, ...spec.columns.map((c) => `${c.label} ${c.description ?? ''}`)].filter(Boolean).join(' ');
-    const found = await this.rpc.call(
-      PassagesSearch,
-      { query: query.slice(0, 8000), fileIds: [fileId], limit: this.env.JOB_PASSAGES },
-      ctx,
-    );
-    const passages = await this.ranking.rank(query, found.passages, signal);
+    const passages = await this.passagesOf(fileId, query, query, ctx, signal);
     const answer = await reader.readRows(spec, passages.map(toReaderPassage), signal);
     return answer.rows.map((row, i) => ({
       explanation: `Row ${i + 1} the model read from ${passages[0]?.fileName ?? 'the file'}: ${answer.explanation}`,
@@ -218,14 +221,25 @@ export class MultiDimUnitRunner {
     ctx: ReturnType<typeof jobContext>,
     signal: AbortSignal,
   ): Promise<{ answer: ReaderAnswer; passages: PassageDto[] }> {
+    const passages = await this.passagesOf(fileId, query, question.question, ctx, signal);
+    const answer = await this.reader.answer(question, passages.map(toReaderPassage), signal);
+    return { answer, passages };
+  }
+
+  /** The file's best JOB_PASSAGES passages for `query`, reranked for `rankBy` when a reranker is configured. */
+  private async passagesOf(
+    fileId: string,
+    query: string,
+    rankBy: string,
+    ctx: ReturnType<typeof jobContext>,
+    signal: AbortSignal,
+  ): Promise<PassageDto[]> {
     const found = await this.rpc.call(
       PassagesSearch,
       { query: query.slice(0, 8000), fileIds: [fileId], limit: this.env.JOB_PASSAGES },
       ctx,
     );
-    const passages = await this.ranking.rank(question.question, found.passages, signal);
-    const answer = await this.reader.answer(question, passages.map(toReaderPassage), signal);
-    return { answer, passages };
+    return this.ranking.rank(rankBy, found.passages, signal);
   }
 }
 

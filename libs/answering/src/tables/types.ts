@@ -1,4 +1,4 @@
-import type { Position } from '@docintel/contracts';
+import type { FileTableDto, Position, TableCellDto } from '@docintel/contracts';
 
 /** How a schema column's cells are typed (the wire's ENTITY_COLUMN_TYPE_* without the prefix). */
 export type EntityColumnType = 'UNSPECIFIED' | 'STRING' | 'INT' | 'FLOAT' | 'BOOL';
@@ -25,26 +25,9 @@ export interface EntitySchemaSpec {
   columns: EntityColumnSpec[];
 }
 
-/** A cell of a document's table, as the node tree has it. */
-export interface SourceCell {
-  nodeId: string;
-  text: string;
-  positions: Position[];
-  /** The parser marked it a header cell. */
-  header?: boolean;
-  colSpan?: number;
-  rowSpan?: number;
-}
-
-/** A table of a file in reading order: its rows of cells, and the headings above it. */
-export interface SourceTable {
-  fileId: string;
-  fileName: string;
-  tableId: string;
-  /** Headings above the table, outermost first (the sheet name for spreadsheets). */
-  headings: string[];
-  rows: SourceCell[][];
-}
+/** A cell of a document's table and a table of a file, as indexing.files.tables gives them. */
+export type SourceCell = TableCellDto;
+export type SourceTable = FileTableDto;
 
 /** Where a cell's value was read: one document cell. */
 export interface CellEvidence {
