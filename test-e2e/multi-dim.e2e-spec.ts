@@ -46,11 +46,19 @@ const DUCKS = {
   ],
 };
 
+const PROSE = [
+  'Supplier review',
+  '',
+  'Globex Corporation is based in Springfield and delivers within 14 days.',
+  'Initech is based in Austin and delivers within 30 days.',
+  '',
+].join('\n');
+
 describe('multi-dimensional extraction jobs', () => {
   let stack: TestStack;
   let alice: Indexer;
   let bob: Indexer;
-  const files: Record<'ods' | 'xls' | 'pdf', IndexedFile> = {} as never;
+  const files: Record<'ods' | 'xls' | 'pdf' | 'prose', IndexedFile> = {} as never;
 
   beforeAll(async () => {
     stack = await TestStack.start({ label: 'multidim' });
@@ -59,6 +67,7 @@ describe('multi-dimensional extraction jobs', () => {
     files.ods = await alice.index('ducks/ducks.ods', { corpus: 'ods/docling_odf_table_with_title_01.ods' });
     files.xls = await alice.index('ducks/ducks.xls', { corpus: 'xls/docling_legacy_sample.xls' });
     files.pdf = await alice.index('papers/corrosion.pdf', { corpus: 'pdf/unstructured_embedded-images-tables.pdf' });
+    files.prose = await alice.index('notes/suppliers.txt', { bytes: PROSE });
     for (const key of Object.keys(files) as Array<keyof typeof files>) {
       files[key] = await alice.stepsSettled(files[key].id.id, ['passage_indexing'], 180_000);
       expect(files[key].lastIndexationInfos.status).toBe('SUCCESS');
@@ -158,6 +167,43 @@ describe('multi-dimensional extraction jobs', () => {
     const rate = entityExtraction.rows[0].cells.find((c) => c.columnKey === 'rate')!;
     const cited = annotations.find((a) => a.id.id === rate.referenceIds[0].id)!;
     expect(cited.data).toMatchObject({ content: '2.8163', positions: [{ type: 'BBOX', page_number: 1 }] });
+  });
+
+  it('reads entities stated in prose when a file has no table, citing the lines they were read from', async () => {
+    const schema = {
+      name: 'Suppliers',
+      columns: [
+        { key: 'supplier', label: 'Supplier', type: 'STRING', role: 'IDENTIFIER', isRowKey: true, description: 'company name' },
+        { key: 'city', label: 'City', type: 'STRING', role: 'LABEL', description: 'where the supplier is based' },
+        { key: 'days', label: 'Delivery days', type: 'INT', role: 'VALUE', description: 'days to deliver' },
+      ],
+    };
+    const created = await json<Job>(
+      await alice.call('POST', '/api/core/multi-dim-extraction/jobs', { files: { fileIds: [files.prose.id.id] }, schema }),
+    );
+    expect((await finished(created.jobId)).status).toBe('SUCCESS');
+    const { entityExtraction } = await json<Outputs>(
+      await alice.call('GET', `/api/core/multi-dim-extraction/jobs/${created.jobId}/results`),
+    );
+    // Two suppliers named in one paragraph: the built-in reader names both, then answers each column.
+    expect(entityExtraction.rows.map((r) => [value(r, 'supplier'), value(r, 'days')])).toEqual([
+      ['Globex Corporation', 14],
+      ['Initech', 30],
+    ]);
+    expect(String(value(entityExtraction.rows[0], 'city'))).toMatch(/^Springfield/);
+    expect(entityExtraction.explanation).toContain('the text of suppliers.txt');
+    const annotations = await json<Annotation[]>(
+      await alice.call('GET', `/api/core/multi-dim-extraction/jobs/${created.jobId}/annotations`),
+    );
+    const byId = new Map(annotations.map((a) => [a.id.id, a]));
+    for (const row of entityExtraction.rows) {
+      for (const key of ['supplier', 'days']) {
+        const cell = row.cells.find((c) => c.columnKey === key)!;
+        const cited = byId.get(cell.referenceIds[0].id)!;
+        expect(cited.data.positions[0].type).toBe('LINE');
+        expect(cited.data.content).toContain(String(cell.value));
+      }
+    }
   });
 
   it('answers a bad schema with 400 naming the field, and keeps jobs to their owner', async () => {

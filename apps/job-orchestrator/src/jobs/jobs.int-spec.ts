@@ -716,7 +716,7 @@ describe('multi-dimensional extraction jobs', () => {
     reader.script = (q, passages) => {
       const p = passages.find((x) => x.fileId === F2);
       if (!p) return Promise.resolve({ found: false, rawValue: '', value: null, confidence: 0, explanation: 'No passage.', citations: [] });
-      if (q.question.startsWith('Which')) {
+      if (q.question.startsWith('Who are')) {
         const at = p.text.indexOf('Acme Corp');
         return Promise.resolve({
           found: true,
@@ -756,7 +756,7 @@ describe('multi-dimensional extraction jobs', () => {
     expect(part.head.explanation).toBe('2 rows of "Amounts" from 2 files, read from tables of report.xlsx and the text of notes.txt.');
     // The text rows asked one question for the entities, then one per other column.
     expect(reader.calls.map((c) => c.question.question)).toEqual([
-      'Which Item does the document name? (Amounts)',
+      'Who are the Items? Amount',
       'What is the Amount of Acme Corp?',
     ]);
 

@@ -59,6 +59,8 @@ export interface FileEntityRows {
 const fromDataValue = (v: DataValue | null): EntityValue | null =>
   v?.longValue ?? v?.doubleValue ?? v?.boolValue ?? v?.dateValue ?? v?.strValue ?? v?.strListValue?.join('; ') ?? null;
 
+const plural = (label: string) => (/s$/i.test(label) ? label : `${label}s`);
+
 const answerTypeOf = (c: EntityColumnSpec): AnswerTypeDto => {
   if (c.allowedValues?.length) return { dataType: 'ENUM', multiValued: false, enumValues: c.allowedValues };
   if (c.type === 'INT' || c.type === 'FLOAT' || c.type === 'BOOL') return { dataType: c.type, multiValued: false };
@@ -165,7 +167,15 @@ export class MultiDimUnitRunner {
     const id = spec.columns.find((c) => c.isRowKey) ?? spec.columns.find((c) => c.role === 'IDENTIFIER') ?? spec.columns[0];
     const about = [spec.name, spec.description].filter(Boolean).join(': ');
     const names = await this.ask(
-      { question: `Which ${id.label} does the document name? (${about})`, answerType: { dataType: 'STRING', multiValued: true } },
+      // Phrased as a list question: the built-in reader finds the entities most surely for "Who are the …s?".
+      {
+        question: `Who are the ${plural(id.label)}? ${spec.columns
+          .filter((c) => c !== id)
+          .map((c) => [c.label, c.description].filter(Boolean).join(', '))
+          .join('; ')}`.slice(0, 4000),
+        answerType: { dataType: 'STRING', multiValued: true },
+        guidelines: about,
+      },
       `${about} ${spec.columns.map((c) => c.label).join(' ')}`,
       fileId,
       ctx,
@@ -181,7 +191,8 @@ export class MultiDimUnitRunner {
         signal.throwIfAborted();
         if (column === id) {
           const cited = nameCitations.filter((a) => a.data.content.toLowerCase().includes(entity.toLowerCase())).slice(0, 1);
-          annotations.push(...cited);
+          // Entities named in one sentence share its annotation: it is written once.
+          for (const a of cited) if (!annotations.includes(a)) annotations.push(a);
           cells.push({ columnKey: column.key, value: entity, explanation: names.answer.explanation, evidence: cited.map(toEvidence) });
           continue;
         }
