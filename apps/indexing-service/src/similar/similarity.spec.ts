@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { MeanVector } from '@docintel/ai';
 import type { OntologyDto } from '@docintel/contracts';
 import { authorKey, factsOf, profileOf, rank, shownOntologies, similarity, titleWords, type DocumentProfile } from './similarity';
