@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, type Stats } from 'node:fs';
+import { once } from 'node:events';
 import { link, lstat, mkdir, open, readdir, realpath, rename, rm, stat, unlink } from 'node:fs/promises';
 import { isAbsolute, join, sep } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -153,12 +154,9 @@ export class LocalDriver implements StorageDriver {
       body.destroy();
       throw err;
     }
+    const sink = createWriteStream(temp, { flags: 'wx', flush: this.fsync });
     try {
-      await pipeline(
-        body,
-        new ByteCounter({ maxBytes: opts.maxBytes, size: opts.size }),
-        createWriteStream(temp, { flags: 'wx', flush: this.fsync }),
-      );
+      await pipeline(body, new ByteCounter({ maxBytes: opts.maxBytes, size: opts.size }), sink);
       const target = join(dirPath, keyName(key));
       try {
         await rename(temp, target);
@@ -168,6 +166,9 @@ export class LocalDriver implements StorageDriver {
       }
       return toEntry(key, await stat(target));
     } catch (err) {
+      // A source that fails at once can beat the file's open: wait until the sink has closed (and so created
+      // the file, if it was going to), or the removal below would run first and leave the file behind.
+      if (!sink.closed) await once(sink, 'close').catch(() => undefined);
       await rm(temp, { force: true });
       throw err;
     }
