@@ -6,3 +6,4 @@ export * from './llm';
 export * from './builtin';
 export * from './onnx';
 export * from './tables';
+export * from './agent';

@@ -63,6 +63,26 @@ describe('startOpenAiServer', () => {
     expect(server.requests[0].structuredOutput).toEqual({ method: 'function_calling', name: 'answer', schema });
   });
 
+  it('answers with the tool calls the script names, whatever tools were offered', async () => {
+    server.enqueue(
+      openAiReply.toolCalls({ name: 'search', arguments: { query: 'rent' } }, { name: 'read', arguments: '{"id":', id: 'call_x' }),
+    );
+    const tools = ['search', 'read'].map((name) => ({ type: 'function', function: { name, parameters: { type: 'object' } } }));
+    const res = await post({ model: 'm', messages, tools });
+    const body = (await res.json()) as {
+      choices: Array<{
+        message: { content: null; tool_calls: Array<{ id: string; function: { name: string; arguments: string } }> };
+        finish_reason: string;
+      }>;
+    };
+    const [search, read] = body.choices[0].message.tool_calls;
+    expect(search.function).toEqual({ name: 'search', arguments: '{"query":"rent"}' });
+    expect(read).toEqual({ id: 'call_x', type: 'function', function: { name: 'read', arguments: '{"id":' } });
+    expect(search.id).not.toBe(read.id);
+    expect(body.choices[0].finish_reason).toBe('tool_calls');
+    expect(body.choices[0].message.content).toBeNull();
+  });
+
   it('streams server-sent events when asked to', async () => {
     server.enqueue(openAiReply.output('plain text'));
     const res = await post({ model: 'm', messages, stream: true });

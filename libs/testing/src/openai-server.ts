@@ -15,6 +15,8 @@ import type { AddressInfo } from 'node:net';
  * - function calling as `tools: [{type: "function", function: {name, parameters}}]` with
  *   `tool_choice: {type: "function", function: {name}}` (method "functionCalling"): the scripted
  *   output is the arguments of a tool call to the chosen function;
+ * - tool calls the script names (`openAiReply.toolCalls`), for tool-calling loops that offer many
+ *   tools and let the model choose;
  * - `stream: true`, answered as server-sent events.
  *
  * It checks nothing about the model's reasoning: it says what the script says. It is not a
@@ -80,12 +82,24 @@ export type ScriptedReply =
    * that is not a string is sent as JSON; a string is sent as it is (use this for malformed output).
    */
   | { kind: 'output'; output: unknown; finishReason?: string; delayMs?: number }
+  /**
+   * An assistant message calling these tools (whatever tool_choice says): arguments that are not
+   * a string are sent as JSON, a string as it is (use this for arguments that are not JSON).
+   */
+  | { kind: 'tool_calls'; calls: ScriptedToolCall[]; content?: string; delayMs?: number }
   /** An error status with an OpenAI-style error body, e.g. 429 with a Retry-After header. */
   | { kind: 'error'; status: number; message?: string; headers?: Record<string, string>; delayMs?: number }
   /** Any status, headers and body, sent as given (e.g. a 200 whose body is not JSON). */
   | { kind: 'raw'; status: number; body: string; headers?: Record<string, string>; delayMs?: number }
   /** Accept the request and never answer: the client's timeout or abort must end it. */
   | { kind: 'hang' };
+
+export interface ScriptedToolCall {
+  name: string;
+  arguments: unknown;
+  /** Default: call_<n>, unique within the server's life. */
+  id?: string;
+}
 
 /** Builders of scripted replies. */
 export const openAiReply = {
@@ -114,6 +128,8 @@ export const openAiReply = {
   slow: (delayMs: number, reply: ScriptedReply = openAiReply.output({})): ScriptedReply =>
     reply.kind === 'hang' ? reply : { ...reply, delayMs },
   raw: (status: number, body: string, headers?: Record<string, string>): ScriptedReply => ({ kind: 'raw', status, body, headers }),
+  /** The model calls these tools, e.g. `toolCalls({ name: 'search', arguments: { query: 'rent' } })`. */
+  toolCalls: (...calls: ScriptedToolCall[]): ScriptedReply => ({ kind: 'tool_calls', calls }),
   hang: (): ScriptedReply => ({ kind: 'hang' }),
 };
 
@@ -220,6 +236,7 @@ export async function startOpenAiServer(options: { model?: string } = {}): Promi
         res.end(reply.body);
         return;
       case 'output':
+      case 'tool_calls':
         return sendCompletion(res, body, model, reply);
     }
   };
@@ -271,20 +288,33 @@ function forcedFunction(body: ChatCompletionRequest): OpenAiFunctionTool['functi
   return undefined;
 }
 
+let toolCallCount = 0;
+
 function sendCompletion(
   res: ServerResponse,
   body: ChatCompletionRequest,
   model: string,
-  reply: Extract<ScriptedReply, { kind: 'output' }>,
+  reply: Extract<ScriptedReply, { kind: 'output' | 'tool_calls' }>,
 ): void {
-  const text = typeof reply.output === 'string' ? reply.output : JSON.stringify(reply.output);
-  const fn = forcedFunction(body);
   const id = `chatcmpl-test-${Date.now().toString(36)}`;
   const created = Math.floor(Date.now() / 1000);
-  const toolCall = fn
-    ? { id: `call_${Date.now().toString(36)}`, type: 'function' as const, function: { name: fn.name, arguments: text } }
-    : undefined;
-  const finishReason = reply.finishReason ?? (toolCall ? 'tool_calls' : 'stop');
+  const asText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+  const call = (name: string, args: unknown, callId?: string) => ({
+    id: callId ?? `call_${++toolCallCount}`,
+    type: 'function' as const,
+    function: { name, arguments: asText(args) },
+  });
+  let text: string | null;
+  let toolCalls: ReturnType<typeof call>[];
+  if (reply.kind === 'tool_calls') {
+    text = reply.content ?? null;
+    toolCalls = reply.calls.map((c) => call(c.name, c.arguments, c.id));
+  } else {
+    const fn = forcedFunction(body);
+    text = fn ? null : asText(reply.output);
+    toolCalls = fn ? [call(fn.name, reply.output)] : [];
+  }
+  const finishReason = (reply.kind === 'output' ? reply.finishReason : undefined) ?? (toolCalls.length ? 'tool_calls' : 'stop');
   const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
 
   if (body.stream) {
@@ -292,13 +322,14 @@ function sendCompletion(
     const chunk = (delta: unknown, finish: string | null) =>
       `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
     res.write(chunk({ role: 'assistant', content: '' }, null));
-    res.write(chunk(toolCall ? { tool_calls: [{ index: 0, ...toolCall }] } : { content: text }, null));
+    if (text !== null) res.write(chunk({ content: text }, null));
+    if (toolCalls.length) res.write(chunk({ tool_calls: toolCalls.map((c, index) => ({ index, ...c })) }, null));
     res.write(chunk({}, finishReason));
     res.end('data: [DONE]\n\n');
     return;
   }
-  const message = toolCall
-    ? { role: 'assistant', content: null, tool_calls: [toolCall], refusal: null }
+  const message = toolCalls.length
+    ? { role: 'assistant', content: text, tool_calls: toolCalls, refusal: null }
     : { role: 'assistant', content: text, refusal: null };
   sendJson(res, 200, {
     id,

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
+import type { Runnable } from '@langchain/core/runnables';
 import { ChatOllama } from '@langchain/ollama';
 import { ChatOpenAI } from '@langchain/openai';
 import type { ValidateFunction } from 'ajv';
@@ -24,6 +25,30 @@ export interface LlmEndpointOptions {
   /** The longest wait between attempts. A Retry-After beyond it ends the retries. Default 30 s. */
   maxRetryDelayMs?: number;
 }
+
+/** A tool the model may call, in the OpenAI function format both providers accept. */
+export interface ChatToolDefinition {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+/** One turn of a tool-calling conversation (LlmEndpoint.chat). */
+export interface ChatTurnOptions {
+  tools: ChatToolDefinition[];
+  /** Makes the model call this tool (OpenAI's tool_choice; Ollama may ignore it). */
+  forceTool?: string;
+  /** Default 0. Reasoning models get their own default whatever is asked. */
+  temperature?: number;
+  maxTokens?: number;
+}
+
+/** Sampling settings of one call; the structured answers of `ask` use the defaults. */
+interface Sampling {
+  temperature?: number;
+  maxTokens?: number;
+}
+
+type AttemptResult<T> = { ok: true; output: T } | { ok: false; failure: Failure };
 
 /** Why the LLM endpoint gave no usable reply. */
 export type LlmErrorCode =
@@ -121,21 +146,61 @@ export class LlmEndpoint {
    * Throws LlmError, or the signal's reason when the caller aborts.
    */
   async ask<T>(messages: PromptMessage[], schema: JsonSchema, validate: ValidateFunction<T>, signal?: AbortSignal): Promise<T> {
-    const failures: Failure[] = [];
-    const attempts = this.options.maxRetries + 1;
-    for (let attempt = 1; ; attempt++) {
-      signal?.throwIfAborted();
+    return this.withRetries((failures) => {
       const last = failures[failures.length - 1];
       const sent =
         last?.code === 'MALFORMED_OUTPUT'
           ? [...messages, { role: 'user' as const, content: malformedMessage(last.detail ?? 'it was not valid JSON') }]
           : messages;
-      const result = await this.attempt(sent, schema, validate, signal);
+      return this.attempt(async (chatModel, attemptSignal) => {
+        const structured = chatModel({}).withStructuredOutput(schema, {
+          name: ANSWER_SCHEMA_NAME,
+          includeRaw: true,
+          ...(this.method() ? { method: this.method() } : {}),
+          // OpenAI enforces a strict schema while decoding; the answer schema keeps to what strict mode accepts.
+          ...(this.options.provider === 'openai' ? { strict: true } : {}),
+        });
+        const output = structuredOutput(await structured.invoke(toLangChain(sent), { signal: attemptSignal }));
+        if (!validate(output)) throw new MalformedOutput(`it does not match the schema: ${describeSchemaErrors(validate.errors)}`);
+        return output;
+      }, signal);
+    }, signal);
+  }
+
+  /**
+   * One turn of a tool-calling conversation: the model's reply, with the tool calls it makes.
+   * Endpoint failures are retried and end as `ask`'s do; what the model says (a call to an unknown
+   * tool, arguments that are not JSON) is the caller's to judge. Throws LlmError, or the signal's
+   * reason when the caller aborts.
+   */
+  async chat(messages: BaseMessage[], options: ChatTurnOptions, signal?: AbortSignal): Promise<AIMessage> {
+    return this.withRetries(
+      () =>
+        this.attempt(async (chatModel, attemptSignal) => {
+          const model = chatModel({ temperature: options.temperature, maxTokens: options.maxTokens });
+          if (!model.bindTools) throw new Error(`The ${this.options.provider} chat model cannot call tools`);
+          const bound = model.bindTools(options.tools, options.forceTool ? { tool_choice: options.forceTool } : {}) as Runnable<
+            BaseMessage[],
+            AIMessage
+          >;
+          return bound.invoke(messages, { signal: attemptSignal });
+        }, signal),
+      signal,
+    );
+  }
+
+  /** Runs attempts until one succeeds, a failure is not retryable, or the retries are spent. */
+  private async withRetries<T>(attempt: (failures: Failure[]) => Promise<AttemptResult<T>>, signal?: AbortSignal): Promise<T> {
+    const failures: Failure[] = [];
+    const attempts = this.options.maxRetries + 1;
+    for (let n = 1; ; n++) {
+      signal?.throwIfAborted();
+      const result = await attempt(failures);
       if (result.ok) return result.output;
       const failure = result.failure;
       failures.push(failure);
-      if (!failure.retryable || attempt >= attempts) throw this.error(failures);
-      const delay = failure.retryAfterMs ?? this.backoff(attempt);
+      if (!failure.retryable || n >= attempts) throw this.error(failures);
+      const delay = failure.retryAfterMs ?? this.backoff(n);
       if (delay > this.maxRetryDelayMs) throw this.error(failures, delay);
       await sleep(delay, signal);
     }
@@ -147,12 +212,11 @@ export class LlmEndpoint {
     return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
   }
 
+  /** One attempt, bounded by the timeout and the caller's signal, its failure classified. */
   private async attempt<T>(
-    messages: PromptMessage[],
-    schema: JsonSchema,
-    validate: ValidateFunction<T>,
+    run: (chatModel: (sampling: Sampling) => BaseChatModel, signal: AbortSignal) => Promise<T>,
     signal: AbortSignal | undefined,
-  ): Promise<{ ok: true; output: T } | { ok: false; failure: Failure }> {
+  ): Promise<AttemptResult<T>> {
     const controller = new AbortController();
     const timer = setTimeout(
       () => controller.abort(new TimeoutReason(`no answer within ${this.options.timeoutMs} ms`)),
@@ -162,16 +226,8 @@ export class LlmEndpoint {
     signal?.addEventListener('abort', onAbort, { once: true });
     const http: HttpTrace = {};
     try {
-      const structured = this.chatModel(tracedFetch(http, controller.signal)).withStructuredOutput(schema, {
-        name: ANSWER_SCHEMA_NAME,
-        includeRaw: true,
-        ...(this.method() ? { method: this.method() } : {}),
-        // OpenAI enforces a strict schema while decoding; the answer schema keeps to what strict mode accepts.
-        ...(this.options.provider === 'openai' ? { strict: true } : {}),
-      });
-      const reply = await untilAborted(structured.invoke(toLangChain(messages), { signal: controller.signal }), controller.signal);
-      const output = structuredOutput(reply);
-      if (!validate(output)) throw new MalformedOutput(`it does not match the schema: ${describeSchemaErrors(validate.errors)}`);
+      const chatModel = (sampling: Sampling) => this.chatModel(tracedFetch(http, controller.signal), sampling);
+      const output = await untilAborted(run(chatModel, controller.signal), controller.signal);
       return { ok: true, output };
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
@@ -194,8 +250,9 @@ export class LlmEndpoint {
   }
 
   /** A new client per attempt, so that its fetch can report the HTTP status of this attempt alone. */
-  private chatModel(fetchFn: typeof fetch): BaseChatModel {
+  private chatModel(fetchFn: typeof fetch, sampling: Sampling): BaseChatModel {
     const { provider, model, baseUrl, apiKey, timeoutMs } = this.options;
+    const temperature = sampling.temperature ?? 0;
     if (provider === 'openai') {
       return new ChatOpenAI({
         model,
@@ -205,7 +262,8 @@ export class LlmEndpoint {
         maxRetries: 0,
         timeout: timeoutMs,
         // Reasoning models accept only their default temperature.
-        temperature: isReasoningModel(model) ? undefined : 0,
+        temperature: isReasoningModel(model) ? undefined : temperature,
+        maxTokens: sampling.maxTokens,
       });
     }
     return new ChatOllama({
@@ -213,7 +271,8 @@ export class LlmEndpoint {
       baseUrl,
       headers: apiKey ? { Authorization: `Bearer ${apiKey}` } : undefined,
       maxRetries: 0,
-      temperature: 0,
+      temperature,
+      numPredict: sampling.maxTokens,
       fetch: fetchFn,
     });
   }
