@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /*
- * Runs docintel on one machine: checks Postgres and NATS, starts the five services and the
+ * Runs docintel on one machine: checks Postgres and NATS, starts the four services and the
  * gateway as separate processes, prints the API URL and a development token, keeps them running
  * (a service that crashes is restarted with back-off, see scripts/supervisor.js) and stops them
  * all together on Ctrl-C / SIGTERM.
@@ -13,7 +13,7 @@ const { connect } = require('nats');
 const { Supervisor, backoffFromEnv } = require('./supervisor');
 
 const root = join(__dirname, '..');
-const SERVICES = ['storage-service', 'indexing-service', 'job-orchestrator', 'agent-service', 'rules-engine'];
+const SERVICES = ['storage-service', 'indexing-service', 'job-orchestrator', 'rules-engine'];
 // The processes that stream file bytes run with a small young generation: the garbage of a fast
 // transfer (socket buffers) is then collected sooner, which keeps their peak RSS ~25 MB lower.
 const BYTE_STREAMERS = ['api-gateway', 'storage-service'];
@@ -36,7 +36,7 @@ function launchEnv(processEnv = process.env) {
 }
 
 /**
- * What the supervisor starts: the five services on servicePortBase + 0..4, then the gateway on
+ * What the supervisor starts: the four services on servicePortBase + 0..3, then the gateway on
  * gatewayPort, each `node apps/<name>/dist/main.js` with readiness at /health/ready.
  */
 function appSpecs({ env, gatewayPort, servicePortBase }, { stdio = ['ignore', 'inherit', 'inherit'] } = {}) {

@@ -4,7 +4,7 @@
 const PREAMBLE = `# Hardening
 
 \`npm run bench -- hardening\` (bench/hardening/) starts the whole stack the way \`npm start\` does —
-six processes under the same supervisor, so a service that dies is restarted and counted — on a
+five processes under the same supervisor, so a service that dies is restarted and counted — on a
 private database, NATS prefix, storage root and loopback ports, and attacks it for a few minutes.
 It rewrites the results section below (between its markers) on every run; \`--no-write\` only
 prints it. Exit code 0: the goal is met; 2: it is not; 1: the run itself failed.

@@ -53,7 +53,7 @@ async function startHardeningStack({ namespaces = ['acme', 'globex'], log = () =
     await infra.teardown();
   };
   try {
-    const base = await consecutiveFreePorts(6);
+    const base = await consecutiveFreePorts(SERVICES.length + 1);
     const gatewayPort = base;
     const env = {
       ...process.env,

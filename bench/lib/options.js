@@ -4,7 +4,7 @@ const { parseArgs } = require('node:util');
 
 const USAGE = `npm run bench -- [scenario ...] [options]
 
-Scenarios: providers (default: all)
+Scenarios: providers (the default), and by name only: hardening, jobs, agent
 
 Options (environment variable in brackets):
   --duration <s>      measured seconds per target            [BENCH_DURATION, default 10]

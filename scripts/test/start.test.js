@@ -18,7 +18,7 @@ const { deleteNatsPrefix, PG_ADMIN_URL } = require('../../bench/lib/infra');
 const { consecutiveFreePorts } = require('../../bench/lib/ports');
 
 const START = join(__dirname, '..', 'start.js');
-const SERVICES = ['storage-service', 'indexing-service', 'job-orchestrator', 'agent-service', 'rules-engine'];
+const SERVICES = ['storage-service', 'indexing-service', 'job-orchestrator', 'rules-engine'];
 
 const alive = (pid) => {
   try {
@@ -54,7 +54,7 @@ test('npm start restarts a killed service and stops everything on SIGTERM', { ti
   const database = `docintel_test_start_${id}`;
   const natsPrefix = `test_start_${id}`;
   const dir = mkdtempSync(join(tmpdir(), 'docintel-start-'));
-  const base = await consecutiveFreePorts(6);
+  const base = await consecutiveFreePorts(SERVICES.length + 1);
   const gatewayPort = base;
   const portOf = (name) => base + 1 + SERVICES.indexOf(name);
   const databaseUrl = new URL(PG_ADMIN_URL);
@@ -146,7 +146,7 @@ test('npm start restarts a killed service and stops everything on SIGTERM', { ti
 });
 
 test('a service that cannot start stops npm start with exit code 1 and no restarts', { timeout: 120_000 }, async () => {
-  const base = await consecutiveFreePorts(6);
+  const base = await consecutiveFreePorts(SERVICES.length + 1);
   const dir = mkdtempSync(join(tmpdir(), 'docintel-start-'));
   try {
     // An invalid variable: every service refuses to start, naming it.

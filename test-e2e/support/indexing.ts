@@ -77,10 +77,10 @@ export class Indexer {
     return new Indexer(this.stack, this.token, this.providerId, baseUrl);
   }
 
-  call(method: string, path: string, body?: unknown): Promise<Response> {
+  call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
     return fetch(`${this.baseUrl}${path}`, {
       method,
-      headers: { authorization: `Bearer ${this.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: { authorization: `Bearer ${this.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
   }

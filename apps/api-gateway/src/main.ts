@@ -19,6 +19,7 @@ import { migrations } from './migrations';
 import { CollectionsController } from './collections/collections.controller';
 import { FilesController } from './files/files.controller';
 import { FindSimilarJobsController } from './jobs/find-similar.controller';
+import { AgentJobsController } from './jobs/agent.controller';
 import { ExtractionJobsController, QaJobsController } from './jobs/jobs.controllers';
 import { MultiDimJobsController } from './jobs/multi-dim.controller';
 import { ProvidersController } from './providers/providers.controller';
@@ -46,7 +47,7 @@ void runService({
         ping: HealthPings.gateway,
         persistence: { schema: 'identity', entities: identityEntities, migrations },
         imports: [IdentityModule, ItemsModule],
-        controllers: [ProvidersController, RulesController, FilesController, CollectionsController, QaJobsController, ExtractionJobsController, MultiDimJobsController, FindSimilarJobsController],
+        controllers: [ProvidersController, RulesController, FilesController, CollectionsController, QaJobsController, ExtractionJobsController, MultiDimJobsController, FindSimilarJobsController, AgentJobsController],
         providers: [
           { provide: APP_FILTER, useClass: AllErrorsFilter },
           { provide: APP_PIPE, useClass: ContractValidationPipe },

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsEmail, IsIn, IsNumber, IsOptional, Max, Min } from 'class-validator';
+import { IsEmail, IsIn, IsNotEmpty, IsNumber, IsOptional, Max, Min } from 'class-validator';
 import { IsHttpUrlVar, IsIntegerVar } from '@docintel/config';
 import { ServiceEnv } from '@docintel/runtime';
 
@@ -9,6 +9,10 @@ export type AnsweringEngine = (typeof ANSWERING_ENGINES)[number];
 /** Remote bibliographic searches find-similar can ask about DOIs and open-access ids not among the caller's files. */
 export const FIND_SIMILAR_REMOTES = ['none', 'openalex'] as const;
 export type FindSimilarRemote = (typeof FIND_SIMILAR_REMOTES)[number];
+
+/** Who runs agent jobs: the built-in planner (offline, default) or an LLM tool-calling loop (LLM_* variables). */
+export const AGENT_ENGINES = ['builtin', 'llm'] as const;
+export type AgentEngineName = (typeof AGENT_ENGINES)[number];
 
 /** job-orchestrator configuration. The engines' own variables (LLM_*, *_MODEL_DIR) are read by libs/answering. */
 export class JobsEnv extends ServiceEnv {
@@ -75,4 +79,33 @@ export class JobsEnv extends ServiceEnv {
   @Min(0, { message: 'must be a number from 0 to 1' })
   @Max(1, { message: 'must be a number from 0 to 1' })
   FIND_SIMILAR_MIN_SCORE = 0.3;
+
+  /** Who runs agent jobs: the built-in planner (retrieval and the extractive reader, offline) or an LLM tool-calling loop. */
+  @IsIn(AGENT_ENGINES, { message: `must be one of ${AGENT_ENGINES.join(', ')}` })
+  AGENT_ENGINE: AgentEngineName = 'builtin';
+
+  /** The LLM model names of completion_config.model FAST and BALANCED; both default to LLM_MODEL. */
+  @IsOptional()
+  @IsNotEmpty({ message: 'must not be empty' })
+  AGENT_MODEL_FAST?: string;
+
+  @IsOptional()
+  @IsNotEmpty({ message: 'must not be empty' })
+  AGENT_MODEL_BALANCED?: string;
+
+  /** Agent jobs one replica runs at once (their own queue, beside JOB_CONCURRENCY units). */
+  @IsIntegerVar(1, 64, 'must be an integer')
+  AGENT_CONCURRENCY = 2;
+
+  /** max_iterations of a request that sets none. */
+  @IsIntegerVar(1, 50, 'must be an integer from 1 to 50')
+  AGENT_MAX_ITERATIONS = 8;
+
+  /** Time limit of one agent run, sub-jobs included; then it is retried or FAILED like any unit. */
+  @IsIntegerVar(1000, 3_600_000, 'must be an integer number of milliseconds')
+  AGENT_RUN_TIMEOUT_MS = 600_000;
+
+  /** How long an Idempotency-Key of POST /agent/jobs returns the job it created. */
+  @IsIntegerVar(60, 30 * 86_400, 'must be an integer number of seconds')
+  JOB_IDEMPOTENCY_TTL_SECONDS = 86_400;
 }

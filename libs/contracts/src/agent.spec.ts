@@ -65,6 +65,9 @@ describe('CreateAgentJobRequestDto', () => {
   it('allows one mode at a time, and a stateless conversation ends with the user', () => {
     const req = (body: Partial<CreateAgentJobRequestDto>) => Object.assign(new CreateAgentJobRequestDto(), body);
     expect(agentModeProblems(req({}))).toEqual([{ field: 'message', problem: expect.stringContaining('is required') }]);
+    // JSON null is no message at all, as for any optional field.
+    expect(agentModeProblems(req({ message: null, messages: null } as never)).map((p) => p.field)).toEqual(['message']);
+    expect(agentModeProblems(req({ message: 'hi', messages: null, conversation_id: null } as never))).toEqual([]);
     expect(agentModeProblems(req({ message: 'hi', messages: [{ role: 'user', content: 'hi' }] })).map((p) => p.field)).toEqual([
       'messages',
     ]);

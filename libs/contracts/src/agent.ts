@@ -13,6 +13,7 @@ import {
   IsOptional,
   IsString,
   IsUUID,
+  Matches,
   Max,
   MaxLength,
   Min,
@@ -177,20 +178,64 @@ export class AgentJobOutputsDto {
 
   @ApiProperty({ type: [String], description: 'Ids of the annotations the answer cites' })
   referenceIds: string[];
+
+  @ApiPropertyOptional({ description: 'Extension: the conversation the job belongs to (stateful mode), to continue it with conversation_id' })
+  conversationId?: string;
 }
 
-/** The conversation rules the shape cannot say: one mode at a time. Problems name the field. */
+/** An Idempotency-Key: visible ASCII, as HTTP header values of keys usually are. */
+export const IDEMPOTENCY_KEY = /^[\x21-\x7e]+$/;
+
+/** jobs.agent.create: the body, with the Idempotency-Key header the gateway read. */
+export class CreateAgentJobRequest extends CreateAgentJobRequestDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(AGENT_LIMITS.idempotencyKeyChars)
+  @Matches(IDEMPOTENCY_KEY)
+  idempotencyKey?: string;
+}
+
+/** jobs.agent.list. */
+export class ListAgentJobsRequest extends ListAgentJobsQueryDto {}
+
+/** jobs.agent.trace. An id that is not a UUID names no job (404). */
+export class AgentTraceRequest {
+  @IsString()
+  @MaxLength(200)
+  jobId: string;
+}
+
+/** One tool call of an agent job. */
+export class AgentTraceStepDto {
+  @ApiProperty({ description: 'The delivery of the job that made the call (1, or more after a restart)' }) attempt: number;
+  @ApiProperty({ description: '1-based iteration of the agent loop' }) iteration: number;
+  @ApiProperty({ description: 'search_passages, read_node, list_files, ask_questions, extract_metadata or final_answer' }) tool: string;
+  @ApiProperty({ type: 'object', additionalProperties: true }) arguments: unknown;
+  @ApiPropertyOptional({ description: 'What the tool returned (long texts shortened)' }) result?: unknown;
+  @ApiPropertyOptional({ description: 'Why the call failed' }) error?: string;
+  @ApiProperty({ description: 'ISO 8601' }) startedAt: string;
+  @ApiProperty() durationMs: number;
+}
+
+/** GET /agent/jobs/{jobId}/trace (extension): how the answer was reached. */
+export class AgentTraceDto {
+  @ApiProperty() jobId: string;
+  @ApiProperty({ description: 'builtin (no language model) or llm:<model>' }) engine: string;
+  @ApiProperty({ type: [AgentTraceStepDto] }) steps: AgentTraceStepDto[];
+}
+
+/** The conversation rules the shape cannot say: one mode at a time (null counts as absent, as for every optional field). Problems name the field. */
 export function agentModeProblems(req: CreateAgentJobRequestDto): Array<{ field: string; problem: string }> {
   const problems: Array<{ field: string; problem: string }> = [];
-  if (req.message !== undefined && req.messages !== undefined) {
+  if (req.message != null && req.messages != null) {
     problems.push({
       field: 'messages',
       problem: 'must not be set together with message (message continues a conversation, messages is a whole one)',
     });
-  } else if (req.message === undefined && req.messages === undefined) {
+  } else if (req.message == null && req.messages == null) {
     problems.push({ field: 'message', problem: 'is required, or messages for a stateless conversation' });
   }
-  if (req.messages !== undefined && req.conversation_id !== undefined) {
+  if (req.messages != null && req.conversation_id != null) {
     problems.push({ field: 'conversation_id', problem: 'must not be set for a stateless conversation (messages)' });
   }
   if (req.messages?.length && req.messages[req.messages.length - 1].role !== 'user') {

@@ -27,7 +27,7 @@ import { PageDto, RequiredPageQueryDto, type Page } from './paging';
  * EliseAnnotation). Fields the reference lacks are marked "extension" in their descriptions.
  */
 
-export const JOB_KINDS = ['qa', 'extraction', 'multi-dim-extraction', 'find-similar'] as const;
+export const JOB_KINDS = ['qa', 'extraction', 'multi-dim-extraction', 'find-similar', 'agent'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /** The Job's taskType per kind. */
@@ -36,6 +36,7 @@ export const JOB_TASK_TYPES: Record<JobKind, string> = {
   extraction: 'EXTRACTION',
   'multi-dim-extraction': 'MULTI_DIM_EXTRACTION',
   'find-similar': 'FIND_SIMILAR',
+  agent: 'AGENT',
 };
 
 /** The statuses of QA and extraction jobs (the reference's Job). */
@@ -530,6 +531,41 @@ export class PassageSearchRequest {
   @IsOptional()
   @IsBoolean()
   dense?: boolean;
+}
+
+/**
+ * indexing.passages.around: the passage of a node of a file of the caller's namespace, with up to
+ * `before` passages before it and `after` after it in reading order. A node that is not a
+ * passage of its own (a cell, a heading) is read through the passage that contains it.
+ */
+export class PassagesAroundRequest {
+  @IsUUID('all', { message: 'must be a UUID' })
+  fileId: string;
+
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  nodeId: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(20)
+  before: number = 2;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(20)
+  after: number = 2;
+}
+
+/** The passages in reading order; `index` is the position of the node's own passage in the list. */
+export interface PassagesAroundReply {
+  passages: PassageDto[];
+  index: number;
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   JobRefRequest,
   ListJobsRequest,
   PassageSearchRequest,
+  PassagesAroundRequest,
   ResolveFilesRequest,
   type AnnotationDto,
   type ExtractionJobInputsDto,
@@ -25,6 +26,7 @@ import {
   type JobPart,
   type MetaResultDto,
   type PassageSearchReply,
+  type PassagesAroundReply,
   type QaJobInputsDto,
   type QaResultDto,
   type ResolveFilesReply,
@@ -41,6 +43,7 @@ import {
   type SourceMatchesDto,
 } from './find-similar';
 import { CreateMultiDimJobRequest, MultiDimRowsRequest, type MultiDimJobInputsDto, type MultiDimRowsPart } from './multi-dim';
+import { AgentTraceRequest, CreateAgentJobRequest, ListAgentJobsRequest, type AgentJobInputsDto, type AgentJobOutputsDto, type AgentTraceDto } from './agent';
 import { DocumentRequest, type DocumentReply } from './nodes';
 import type { Page } from './paging';
 import { GetProviderRequest, ListProvidersQueryDto, type ProviderDto } from './providers';
@@ -108,6 +111,7 @@ export const CollectionFilesRemove = rpc<RemoveFileFromCollectionRequest, null>(
 
 export const FilesResolve = rpc<ResolveFilesRequest, ResolveFilesReply>(Subjects.indexing.filesResolve, ResolveFilesRequest);
 export const PassagesSearch = rpc<PassageSearchRequest, PassageSearchReply>(Subjects.indexing.passagesSearch, PassageSearchRequest);
+export const PassagesAround = rpc<PassagesAroundRequest, PassagesAroundReply>(Subjects.indexing.passagesAround, PassagesAroundRequest);
 export const FilesTables = rpc<FileTablesRequest, FileTablesReply>(Subjects.indexing.filesTables, FileTablesRequest);
 export const SimilarFilesBySource = rpc<SimilarFilesBySourceRequest, SimilarFilesReply>(Subjects.indexing.similarBySource, SimilarFilesBySourceRequest);
 export const SimilarFilesByWork = rpc<SimilarFilesByWorkRequest, Pick<SimilarFilesReply, 'similar' | 'source'>>(
@@ -123,10 +127,13 @@ export const MultiDimJobsRows = rpc<MultiDimRowsRequest, MultiDimRowsPart>(Subje
 export const FindSimilarJobsCreate = rpc<CreateFindSimilarJobRequest, FindSimilarJobHead>(Subjects.jobs.findSimilarCreate, CreateFindSimilarJobRequest);
 export const FindSimilarJobsGet = rpc<FindSimilarJobRefRequest, FindSimilarJobHead>(Subjects.jobs.findSimilarGet, FindSimilarJobRefRequest);
 export const FindSimilarJobsList = rpc<ListFindSimilarJobsRequest, Page<FindSimilarJobHead>>(Subjects.jobs.findSimilarList, ListFindSimilarJobsRequest);
+export const AgentJobsCreate = rpc<CreateAgentJobRequest, JobDto>(Subjects.jobs.agentCreate, CreateAgentJobRequest);
+export const AgentJobsList = rpc<ListAgentJobsRequest, Page<JobDto>>(Subjects.jobs.agentList, ListAgentJobsRequest);
+export const AgentJobsTrace = rpc<AgentTraceRequest, AgentTraceDto>(Subjects.jobs.agentTrace, AgentTraceRequest);
 export const JobsList = rpc<ListJobsRequest, Page<JobDto>>(Subjects.jobs.list, ListJobsRequest);
 export const JobsGet = rpc<JobRefRequest, JobDto>(Subjects.jobs.get, JobRefRequest);
-export const JobsInputs = rpc<JobRefRequest, QaJobInputsDto | ExtractionJobInputsDto | FindSimilarSourcesDto | MultiDimJobInputsDto>(Subjects.jobs.inputs, JobRefRequest);
-export const JobsResults = rpc<JobPartRequest, JobPart<QaResultDto | MetaResultDto | SourceMatchesDto>>(Subjects.jobs.results, JobPartRequest);
+export const JobsInputs = rpc<JobRefRequest, QaJobInputsDto | ExtractionJobInputsDto | FindSimilarSourcesDto | MultiDimJobInputsDto | AgentJobInputsDto>(Subjects.jobs.inputs, JobRefRequest);
+export const JobsResults = rpc<JobPartRequest, JobPart<QaResultDto | MetaResultDto | SourceMatchesDto | AgentJobOutputsDto>>(Subjects.jobs.results, JobPartRequest);
 export const JobsAnnotations = rpc<JobPartRequest, JobPart<AnnotationDto>>(Subjects.jobs.annotations, JobPartRequest);
 export const JobsCancel = rpc<JobRefRequest, JobDto>(Subjects.jobs.cancel, JobRefRequest);
 
@@ -147,7 +154,6 @@ export const HealthPings: Record<keyof typeof ServiceNames, PingCall> = {
   storage: rpc<NoPayload, PingReply>(Subjects.storage.ping),
   indexing: rpc<NoPayload, PingReply>(Subjects.indexing.ping),
   jobs: rpc<NoPayload, PingReply>(Subjects.jobs.ping),
-  agent: rpc<NoPayload, PingReply>(Subjects.agent.ping),
   rules: rpc<NoPayload, PingReply>(Subjects.rules.ping),
 };
 
@@ -182,6 +188,7 @@ export const RpcCalls = {
   CollectionFilesRemove,
   FilesResolve,
   PassagesSearch,
+  PassagesAround,
   FilesTables,
   SimilarFilesBySource,
   SimilarFilesByWork,
@@ -192,6 +199,9 @@ export const RpcCalls = {
   FindSimilarJobsCreate,
   FindSimilarJobsGet,
   FindSimilarJobsList,
+  AgentJobsCreate,
+  AgentJobsList,
+  AgentJobsTrace,
   JobsList,
   JobsGet,
   JobsInputs,

@@ -60,6 +60,7 @@ export const Work = {
   indexingReindex: work(WorkSubjects.indexingReindex, ReindexWork),
   indexingOntologies: work(WorkSubjects.indexingOntologies, OntologiesWork),
   jobsUnit: work(WorkSubjects.jobsUnit, JobUnitWork),
+  jobsAgent: work(WorkSubjects.jobsAgent, JobUnitWork),
 } as const;
 
 const ITEM_TYPES: ProviderItemType[] = ['FILE', 'FOLDER'];

@@ -42,6 +42,8 @@ export const Subjects = {
     filesResolve: 'indexing.files.resolve',
     /** Hybrid passage retrieval over some files, for the job engine. */
     passagesSearch: 'indexing.passages.search',
+    /** The passage of one node and the passages before and after it in reading order (the agent's read tool). */
+    passagesAround: 'indexing.passages.around',
     /** The tables of a file (rows of cells with positions), for multi-dimensional extraction. */
     filesTables: 'indexing.files.tables',
     /** Find-similar: identify a source among the caller's files (id, DOI, open-access id) and rank the others against it. */
@@ -60,6 +62,11 @@ export const Subjects = {
     /** A find-similar job with its sources and statistics (its result is read in parts with jobs.jobs.results). */
     findSimilarGet: 'jobs.find-similar.get',
     findSimilarList: 'jobs.find-similar.list',
+    agentCreate: 'jobs.agent.create',
+    /** Agent jobs, newest first, optionally of one conversation. */
+    agentList: 'jobs.agent.list',
+    /** The tool calls of an agent job, in order. */
+    agentTrace: 'jobs.agent.trace',
     list: 'jobs.jobs.list',
     get: 'jobs.jobs.get',
     inputs: 'jobs.jobs.inputs',
@@ -67,7 +74,6 @@ export const Subjects = {
     annotations: 'jobs.jobs.annotations',
     cancel: 'jobs.jobs.cancel',
   },
-  agent: { ping: 'agent.health.ping' },
   rules: {
     ping: 'rules.health.ping',
     triggersList: 'rules.triggers.list',
@@ -105,6 +111,8 @@ export const WorkSubjects = {
   indexingOntologies: 'work.indexing.ontologies',
   /** Run one unit (a question, a file's metas, or a find-similar source) of an AI job. */
   jobsUnit: 'work.jobs.unit',
+  /** Run an agent job; its own queue, so that an agent waiting for a sub-job never holds the slot that sub-job needs. */
+  jobsAgent: 'work.jobs.agent',
 } as const;
 
 /** JetStream streams, by logical name; the messaging library prefixes them per deployment. */
@@ -125,7 +133,6 @@ export const ServiceNames = {
   storage: 'storage-service',
   indexing: 'indexing-service',
   jobs: 'job-orchestrator',
-  agent: 'agent-service',
   rules: 'rules-engine',
 } as const;
 

@@ -10,7 +10,6 @@ export const APPS = [
   'storage-service',
   'indexing-service',
   'job-orchestrator',
-  'agent-service',
   'rules-engine',
   'api-gateway',
 ] as const;

@@ -5,7 +5,7 @@ import { HybridPassageSearch, type PassageRetriever } from '@docintel/retrieval'
 import { Embeddings } from '../embeddings/embedder.provider';
 import { PASSAGE_RETRIEVER, RETRIEVAL_ENV } from './passage-retriever.provider';
 import { RetrievalEnv } from './retrieval.env';
-import { PassagesRepository } from './passages.repository';
+import { PassagesRepository, toPassageDto } from './passages.repository';
 
 /** Hits asked of the fusion beyond the limit: some may not hydrate (a dense hit on a node that is not a passage, a replaced tree). */
 const HEADROOM = 20;
@@ -59,16 +59,7 @@ export class PassageSearchService {
     for (const hit of hits) {
       const p = stored.get(hit.nodeId);
       if (!p) continue;
-      passages.push({
-        id: p.nodeId,
-        fileId: p.fileId,
-        fileName: p.fileName,
-        nodeType: p.nodeType,
-        text: p.text,
-        headings: p.headings,
-        segments: p.segments,
-        score: hit.score,
-      });
+      passages.push(toPassageDto(p, hit.score));
       if (passages.length === req.limit) break;
     }
     return { passages };

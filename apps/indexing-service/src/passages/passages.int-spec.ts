@@ -5,14 +5,17 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
 import { EmbeddingsEnv, NodeVectorStore, type Embedder } from '@docintel/ai';
 import {
+  ErrorCode,
   FilesResolve,
   HealthPings,
+  PassagesAround,
   PassagesSearch,
   RulesEvaluate,
   type EvaluateRulesRequest,
   type NodeRecord,
   type NodeType,
   type PassageDto,
+  type PassagesAroundRequest,
   type Position,
   type RpcContext,
   type RuleDecision,
@@ -30,6 +33,7 @@ import { IndexingEnv } from '../indexing.env';
 import { migrations } from '../migrations';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
 import { TreeEvents } from '../pipeline/tree-events';
+import { MAX_PASSAGE_CHARS, textWindows, windowId } from './passage-builder';
 import { PASSAGE_INDEXING_KEY, type PassageIndexingProgress } from './passage-indexing-progress';
 import { PassagesRepository } from './passages.repository';
 
@@ -354,6 +358,217 @@ describe('indexing.passages.search', () => {
     process.stdout.write(`passage search over 10 files (400 passages): median ${times[5].toFixed(1)} ms, max ${times[9].toFixed(1)} ms\n`);
     expect(times[5]).toBeLessThan(1000);
   }, 60_000);
+});
+
+describe('indexing.passages.around', () => {
+  const ns = randomUUID();
+  const other = randomUUID();
+  let fileId: string;
+  let doc: ReturnType<typeof readingTree>;
+
+  /**
+   * Two pages of a heading and paragraphs, then a section with a heading and a table, then a
+   * closing paragraph with a text long enough to be read in windows. Records are added in an order
+   * unlike reading order (the table's rows before the pages' paragraphs), so that nothing but the
+   * tree's own order can put them in order.
+   */
+  function readingTree() {
+    const w = treeWriter();
+    const root = w.add('document', '', null);
+    const page1 = w.add('page', '', root);
+    const page2 = w.add('page', '', root);
+    const prices = w.add('section', '', root);
+    const closingText = Array.from({ length: 150 }, (_, i) => `Closing sentence number ${i} of the lease.`).join(' ');
+    const closing = w.add('paragraph', closingText, root);
+    const pricesHeading = w.add('heading', 'Prices', prices, { level: 1 });
+    const table = w.add('table', '', prices);
+    const rows = [
+      ['Item', 'Price'],
+      ['Widget', '4.50 EUR'],
+      ['Gizmo', '12 EUR'],
+    ].map((cells, r) => {
+      const row = w.add('row', '', table);
+      const cellIds = cells.map((text, col) =>
+        w.add('cell', text, row, { positions: [{ type: 'CELL', sheet_name: 'Prices', row: r, col }] }),
+      );
+      return { row, cells: cellIds };
+    });
+    const heading = w.add('heading', 'Lease terms', page1, { level: 1, positions: [bbox(1, 60)] });
+    const paragraphs = [
+      ...[0, 1, 2].map((i) => w.add('paragraph', `Clause ${i} on page one.`, page1, { positions: [bbox(1, 90 + 20 * i)] })),
+      ...[3, 4, 5].map((i) => w.add('paragraph', `Clause ${i} on page two.`, page2, { positions: [bbox(2, 90 + 20 * i)] })),
+    ];
+    const windows = textWindows(closingText).map((_, k) => (k === 0 ? closing : windowId(closing, k)));
+    return { records: w.records, root, page2, prices, table, heading, paragraphs, pricesHeading, rows, closing, windows };
+  }
+
+  /** Reading order, as passage ids. */
+  const order = () => [doc.heading, ...doc.paragraphs, doc.pricesHeading, ...doc.rows.map((r) => r.row), ...doc.windows];
+
+  /** `before` and `after` left out take their defaults in the service (the payload class's). */
+  const around = (nodeId: string, extra: { before?: number; after?: number } = {}, namespace = ns, file = fileId) =>
+    rpc.call(PassagesAround, { fileId: file, nodeId, ...extra } as PassagesAroundRequest, ctxOf(namespace));
+
+  beforeAll(async () => {
+    fileId = await newFile(ns, 'lease.pdf');
+    doc = readingTree();
+    await index(ns, fileId, doc.records);
+  }, 60_000);
+
+  it('reads a node’s passage with `before` passages before it and `after` after it, in reading order', async () => {
+    const reply = await around(doc.paragraphs[2], { before: 2, after: 2 });
+    expect(reply.passages.map((p) => p.id)).toEqual(doc.paragraphs.slice(0, 5));
+    expect(reply.index).toBe(2);
+    // Passages as a search returns them, score 0.
+    expect(reply.passages[reply.index]).toEqual({
+      id: doc.paragraphs[2],
+      fileId,
+      fileName: 'lease.pdf',
+      nodeType: 'paragraph',
+      text: 'Clause 2 on page one.',
+      headings: ['Lease terms'],
+      segments: [{ nodeId: doc.paragraphs[2], nodeType: 'paragraph', start: 0, end: 21, positions: [bbox(1, 130)] }],
+      score: 0,
+    });
+
+    const asymmetric = await around(doc.paragraphs[4], { before: 1, after: 4 });
+    expect(asymmetric.passages.map((p) => p.id)).toEqual([
+      doc.paragraphs[3],
+      doc.paragraphs[4],
+      doc.paragraphs[5],
+      doc.pricesHeading,
+      doc.rows[0].row,
+      doc.rows[1].row,
+    ]);
+    expect(asymmetric.index).toBe(1);
+    const alone = await around(doc.rows[1].row, { before: 0, after: 0 });
+    expect(alone).toMatchObject({
+      passages: [{ id: doc.rows[1].row, text: 'Widget | 4.50 EUR', headings: ['Prices', 'Item | Price'] }],
+      index: 0,
+    });
+    // Defaults: two before, two after.
+    const defaults = await around(doc.pricesHeading);
+    expect(defaults.passages.map((p) => p.id)).toEqual([
+      doc.paragraphs[4],
+      doc.paragraphs[5],
+      doc.pricesHeading,
+      doc.rows[0].row,
+      doc.rows[1].row,
+    ]);
+    expect(defaults.index).toBe(2);
+  });
+
+  it('follows the whole document in reading order, windows of a long text included', async () => {
+    expect(doc.windows.length).toBeGreaterThan(1);
+    expect(doc.records.find((r) => r.id === doc.closing)?.text.length).toBeGreaterThan(2 * MAX_PASSAGE_CHARS);
+    const all = await around(doc.heading, { before: 20, after: 20 });
+    expect(all.passages.map((p) => p.id)).toEqual(order());
+    expect(all.index).toBe(0);
+    // A window (as a search may return it) is read with the other windows of its text around it.
+    const window = await around(doc.windows[1], { before: 1, after: 1 });
+    expect(window.passages.map((p) => p.id)).toEqual(doc.windows.slice(0, 3));
+    expect(window.index).toBe(1);
+  });
+
+  it('clips the window at the start and the end of the document', async () => {
+    const start = await around(doc.heading, { before: 3, after: 1 });
+    expect(start.passages.map((p) => p.id)).toEqual([doc.heading, doc.paragraphs[0]]);
+    expect(start.index).toBe(0);
+    const second = await around(doc.paragraphs[0], { before: 3, after: 0 });
+    expect(second.passages.map((p) => p.id)).toEqual([doc.heading, doc.paragraphs[0]]);
+    expect(second.index).toBe(1);
+    const last = doc.windows[doc.windows.length - 1];
+    const end = await around(last, { before: 1, after: 5 });
+    expect(end.passages.map((p) => p.id)).toEqual([doc.windows[doc.windows.length - 2], last]);
+    expect(end.index).toBe(1);
+  });
+
+  it('reads a node inside a passage through that passage, and a container through its first passage', async () => {
+    const cell = await around(doc.rows[2].cells[1], { before: 1, after: 1 });
+    expect(cell.passages.map((p) => p.id)).toEqual([doc.rows[1].row, doc.rows[2].row, doc.windows[0]]);
+    expect(cell.index).toBe(1);
+    expect(cell.passages[1].segments.map((s) => s.nodeId)).toEqual(doc.rows[2].cells);
+    // A heading is a passage of its own (and the heading of the passages below it).
+    const heading = await around(doc.pricesHeading, { before: 0, after: 1 });
+    expect(heading.passages.map((p) => [p.id, p.text])).toEqual([
+      [doc.pricesHeading, 'Prices'],
+      [doc.rows[0].row, 'Item | Price'],
+    ]);
+    const section = await around(doc.prices, { before: 1, after: 1 });
+    expect(section.passages.map((p) => p.id)).toEqual([doc.paragraphs[5], doc.pricesHeading, doc.rows[0].row]);
+    expect(section.index).toBe(1);
+    const table = await around(doc.table, { before: 1, after: 0 });
+    expect(table.passages.map((p) => p.id)).toEqual([doc.pricesHeading, doc.rows[0].row]);
+    expect(table.index).toBe(1);
+    const page = await around(doc.page2, { before: 0, after: 0 });
+    expect(page.passages.map((p) => p.id)).toEqual([doc.paragraphs[3]]);
+  });
+
+  it('reads around a node of a 10,000-node file without walking the file', async () => {
+    // Written directly (not announced): passage_indexing of so many nodes is not what is measured.
+    const big = await newFile(ns, 'big.pdf');
+    const w = treeWriter();
+    const root = w.add('document', '', null);
+    const ids: string[][] = [];
+    for (let p = 0; p < 100; p++) {
+      const page = w.add('page', '', root);
+      ids.push(Array.from({ length: 100 }, (_, i) => w.add('paragraph', `Paragraph ${i} of page ${p}.`, page)));
+    }
+    const g = await nodes.beginGeneration(big);
+    for (let i = 0; i < w.records.length; i += 2000) await nodes.insertBatch(big, g, w.records.slice(i, i + 2000));
+    await nodes.commitGeneration(big, g);
+    const leaves = w.records.filter((r) => r.type === 'paragraph');
+    await passages.upsert(
+      ns,
+      big,
+      g,
+      leaves.map((r) => ({ nodeId: r.id, nodeType: r.type, text: r.text, headings: [], segments: [] })),
+    );
+
+    // As autovacuum would after such a write: without statistics the planner takes 10,000 rows for one.
+    await ds.query('ANALYZE nodes, passages');
+    const wanted = [...ids[49].slice(-3), ...ids[50].slice(0, 4)];
+    const times: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const t = performance.now();
+      const reply = await around(ids[50][0], { before: 3, after: 3 }, ns, big);
+      times.push(performance.now() - t);
+      expect(reply.passages.map((p) => p.id)).toEqual(wanted);
+      expect(reply.index).toBe(3);
+    }
+    times.sort((a, b) => a - b);
+    process.stdout.write(`passages around a node of a 10,101-node file: median ${times[5].toFixed(1)} ms, max ${times[9].toFixed(1)} ms\n`);
+    expect(times[5]).toBeLessThan(200);
+  }, 60_000);
+
+  it('does not find another namespace’s file, an unknown file, or a node that is not in the file', async () => {
+    const theirs = await newFile(other, 'secret.pdf');
+    const secret = pdfTree(['The secret formula of the competitor.']);
+    await index(other, theirs, secret.records);
+    const notFound = async (call: Promise<unknown>, named: string) => {
+      const err = (await call.then(
+        () => null,
+        (e: unknown) => e,
+      )) as { code?: string; message?: string } | null;
+      expect(err).toMatchObject({ code: ErrorCode.NOT_FOUND });
+      expect(err?.message).toContain(named);
+      expect(JSON.stringify(err)).not.toContain('secret formula');
+    };
+    await notFound(around(secret.ids[0], {}, ns, theirs), theirs);
+    await notFound(around(doc.paragraphs[0], {}, other, fileId), fileId);
+    const unknownFile = randomUUID();
+    await notFound(around(doc.paragraphs[0], {}, ns, unknownFile), unknownFile);
+    const unknownNode = randomUUID();
+    await notFound(around(unknownNode), unknownNode);
+    await notFound(around('not-a-node-id'), 'not-a-node-id');
+    // Their node named with our file is not in our file.
+    await notFound(around(secret.ids[0]), secret.ids[0]);
+    // Their owner still reads it.
+    expect((await around(secret.ids[0], { before: 1 }, other, theirs)).passages.map((p) => p.text)).toEqual([
+      'Lease terms',
+      'The secret formula of the competitor.',
+    ]);
+  }, 30_000);
 });
 
 describe('removal of passages', () => {

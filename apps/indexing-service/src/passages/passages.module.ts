@@ -9,15 +9,18 @@ import { PassageIndexingProgressRecorder } from './passage-indexing-progress';
 import { passageRetrieverProvider, RETRIEVAL_ENV } from './passage-retriever.provider';
 import { PassageSearchService } from './passage-search.service';
 import { PassagesHandler } from './passages.handler';
+import { PassagesAroundService } from './passages-around.service';
 import { PassagesRepository } from './passages.repository';
+import { ReadingOrderRepository } from './reading-order.repository';
 import { RetrievalEnv } from './retrieval.env';
 
 @Module({})
 export class PassagesModule {
   /**
    * Retrieval for the AI jobs: the passage_indexing step (node.batch.created → passages → lexical
-   * index), indexing.passages.search (hybrid BM25 + vectors) and indexing.files.resolve. The query
-   * embedder is node_embedding's (EmbeddingsModule with the same configuration is one instance).
+   * index), indexing.passages.search (hybrid BM25 + vectors), indexing.passages.around (a node's
+   * passage and its neighbours in reading order) and indexing.files.resolve. The query embedder is
+   * node_embedding's (EmbeddingsModule with the same configuration is one instance).
    */
   static forRoot(embeddings: EmbeddingsEnv, retrieval: RetrievalEnv = new RetrievalEnv()): DynamicModule {
     return {
@@ -30,6 +33,8 @@ export class PassagesModule {
         PassageIndexingProgressRecorder,
         PassageIndexingConsumer,
         PassageSearchService,
+        ReadingOrderRepository,
+        PassagesAroundService,
         FileResolutionRepository,
         FilesResolveService,
         PassagesHandler,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { PassageSegment, Position } from '@docintel/contracts';
+import type { PassageDto, PassageSegment, Position } from '@docintel/contracts';
 import { PASSAGE_CONTAINER_TYPES, PASSAGE_LEAF_TYPES, type BuiltPassage, type OutlineNode, type SourceNode } from './passage-builder';
 
 /** A stored passage with its file's name, as a search returns it. */
@@ -13,6 +13,18 @@ export interface StoredPassage {
   headings: string[];
   segments: PassageSegment[];
 }
+
+/** A stored passage as the passage calls answer it. */
+export const toPassageDto = (p: StoredPassage, score: number): PassageDto => ({
+  id: p.nodeId,
+  fileId: p.fileId,
+  fileName: p.fileName,
+  nodeType: p.nodeType,
+  text: p.text,
+  headings: p.headings,
+  segments: p.segments,
+  score,
+});
 
 const PASSAGE_TYPES = [...PASSAGE_LEAF_TYPES, ...PASSAGE_CONTAINER_TYPES];
 
@@ -136,7 +148,12 @@ export class PassagesRepository {
    * These passages of the namespace's files, from each file's current tree only (a passage of a
    * replaced tree that is not cleaned up yet is never returned), with the file's name.
    */
-  async read(namespaceId: string, fileIds: string[], nodeIds: string[]): Promise<Map<string, StoredPassage>> {
+  async read(
+    namespaceId: string,
+    fileIds: string[],
+    nodeIds: string[],
+    db: EntityManager = this.ds.manager,
+  ): Promise<Map<string, StoredPassage>> {
     const out = new Map<string, StoredPassage>();
     if (!nodeIds.length || !fileIds.length) return out;
     const rows: Array<{
@@ -147,7 +164,7 @@ export class PassagesRepository {
       text: string;
       headings: string[];
       segments: PassageSegment[];
-    }> = await this.ds.query(
+    }> = await db.query(
       `SELECT p.node_id, p.file_id, f.name, p.node_type, p.text, p.headings, p.segments
          FROM passages p JOIN files f ON f.id = p.file_id
         WHERE p.namespace_id = $1 AND f.namespace_id = $1

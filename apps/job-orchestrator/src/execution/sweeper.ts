@@ -1,6 +1,7 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { LOGGER, type Logger } from '@docintel/observability';
 import { PeriodicTask, SERVICE_ENV } from '@docintel/runtime';
+import { AgentRepository } from '../agent/agent.repository';
 import { JobsRepository } from '../jobs/jobs.repository';
 import { UnitQueue } from '../jobs/unit-queue';
 import type { JobsEnv } from '../jobs.env';
@@ -11,13 +12,15 @@ export interface JobSweepResult {
   failed: number;
   republished: number;
   finished: number;
+  /** Idempotency-Keys older than JOB_IDEMPOTENCY_TTL_SECONDS forgotten. */
+  expiredKeys: number;
 }
 
 /**
  * Makes sure no job stays PENDING or RUNNING: every JOB_SWEEP_INTERVAL_SECONDS, units whose worker
  * went silent (it died) are put back on the queue, or failed with the reason after JOB_MAX_DELIVER
  * attempts; units whose message was lost are published again; jobs whose units are all over are
- * ended. Every step is a conditional update, so replicas may sweep at the same time.
+ * ended; expired Idempotency-Keys are forgotten. Every step is a conditional update, so replicas may sweep at the same time.
  */
 @Injectable()
 export class JobSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -28,6 +31,7 @@ export class JobSweeper implements OnApplicationBootstrap, BeforeApplicationShut
 
   constructor(
     private readonly repo: JobsRepository,
+    private readonly agents: AgentRepository,
     private readonly queue: UnitQueue,
     private readonly worker: UnitWorker,
     @Inject(SERVICE_ENV) private readonly env: JobsEnv,
@@ -43,7 +47,7 @@ export class JobSweeper implements OnApplicationBootstrap, BeforeApplicationShut
   }
 
   async sweep(): Promise<JobSweepResult> {
-    const result: JobSweepResult = { takenOver: 0, failed: 0, republished: 0, finished: 0 };
+    const result: JobSweepResult = { takenOver: 0, failed: 0, republished: 0, finished: 0, expiredKeys: 0 };
     const stale = this.env.JOB_STALE_SECONDS;
     for (const s of await this.repo.staleUnits(stale)) {
       if (s.attempts >= this.env.JOB_MAX_DELIVER) {
@@ -63,7 +67,8 @@ export class JobSweeper implements OnApplicationBootstrap, BeforeApplicationShut
     for (const jobId of await this.repo.openJobsWithoutOpenUnits()) {
       if (await this.repo.finishIfDone(jobId)) result.finished++;
     }
-    if (result.takenOver || result.failed || result.republished || result.finished) this.logger.info(result, 'job sweep');
+    result.expiredKeys = await this.agents.purgeKeys(this.env.JOB_IDEMPOTENCY_TTL_SECONDS);
+    if (result.takenOver || result.failed || result.republished || result.finished || result.expiredKeys) this.logger.info(result, 'job sweep');
     return result;
   }
 }

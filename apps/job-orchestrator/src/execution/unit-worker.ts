@@ -11,10 +11,12 @@ import { failedSourceMatches, FindSimilarUnitRunner } from '../find-similar/find
 import { failedFileRows, MultiDimUnitRunner } from '../multi-dim/multi-dim-unit';
 import type { ExtractionInputs, FindSimilarInputs } from '../jobs/job-records';
 import { ExtractionUnitRunner, failedMetaResult } from './extraction-unit';
+import { AgentUnitRunner, failedAgentResult } from '../agent/agent-unit';
 import { QaUnitRunner, failedQaResult } from './qa-unit';
 import { isTransient, messageOf } from './unit-context';
 
 export const JOB_UNITS_DURABLE = 'job_units';
+export const AGENT_RUNS_DURABLE = 'agent_runs';
 
 /** Why a unit stopped before it was over: it is no longer this worker's to write. */
 class ClaimLost extends Error {}
@@ -26,13 +28,15 @@ export function failedOutcome(job: JobRecord, unit: UnitRecord, reason: string):
     extraction: () => (job.inputs as ExtractionInputs).metas.map((m) => failedMetaResult(m, unit.fileId as string, reason)),
     'multi-dim-extraction': () => [failedFileRows(job, unit)],
     'find-similar': () => [failedSourceMatches((job.inputs as FindSimilarInputs).sourceIdentifiers[unit.unit], reason)],
+    agent: () => [failedAgentResult(job, reason)],
   }[job.kind]();
   return { status: 'FAILED', results, answered: results.length, annotations: [], error: reason };
 }
 
 /**
  * Runs job units from the work.jobs.unit queue, JOB_CONCURRENCY at once per replica, shared by
- * every replica through one durable consumer. A unit is claimed in the database before it runs
+ * every replica through one durable consumer, and agent runs from work.jobs.agent, AGENT_CONCURRENCY
+ * at once (an agent waits for the question jobs it starts, so it must not hold their slots). A unit is claimed in the database before it runs
  * and written with its claim, so a duplicate or late delivery never doubles or overwrites answers;
  * a heartbeat keeps the claim (and the message's ack deadline) alive; an error that another attempt
  * may not meet (a service away) is retried with back-off up to JOB_MAX_DELIVER deliveries, any
@@ -51,23 +55,30 @@ export class UnitWorker implements OnApplicationBootstrap, BeforeApplicationShut
     private readonly extraction: ExtractionUnitRunner,
     private readonly findSimilar: FindSimilarUnitRunner,
     private readonly multiDim: MultiDimUnitRunner,
+    private readonly agent: AgentUnitRunner,
     @Inject(SERVICE_ENV) private readonly env: JobsEnv,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     for (const stream of [Streams.work, Streams.deadLetters]) await this.jetstream.ensureStream(stream);
-    for (let i = 0; i < this.env.JOB_CONCURRENCY; i++) {
-      this.consumers.push(
-        await this.jetstream.consume({
-          message: Work.jobsUnit,
-          durable: JOB_UNITS_DURABLE,
-          maxDeliver: this.env.JOB_MAX_DELIVER,
-          ackWaitMs: this.env.JOB_STALE_SECONDS * 1000,
-          maxMessages: 1,
-          handler: (work, meta) => this.handle(work, meta.deliveryCount, meta.progress),
-        }),
-      );
+    const queues = [
+      { message: Work.jobsUnit, durable: JOB_UNITS_DURABLE, concurrency: this.env.JOB_CONCURRENCY },
+      { message: Work.jobsAgent, durable: AGENT_RUNS_DURABLE, concurrency: this.env.AGENT_CONCURRENCY },
+    ];
+    for (const queue of queues) {
+      for (let i = 0; i < queue.concurrency; i++) {
+        this.consumers.push(
+          await this.jetstream.consume({
+            message: queue.message,
+            durable: queue.durable,
+            maxDeliver: this.env.JOB_MAX_DELIVER,
+            ackWaitMs: this.env.JOB_STALE_SECONDS * 1000,
+            maxMessages: 1,
+            handler: (work, meta) => this.handle(work, meta.deliveryCount, meta.progress),
+          }),
+        );
+      }
     }
   }
 
@@ -85,10 +96,8 @@ export class UnitWorker implements OnApplicationBootstrap, BeforeApplicationShut
     const lastDelivery = deliveryCount >= this.env.JOB_MAX_DELIVER;
     const ac = new AbortController();
     this.inFlight.add(ac);
-    const timeout = setTimeout(
-      () => ac.abort(new Error(`it took longer than ${this.env.JOB_UNIT_TIMEOUT_MS} ms (JOB_UNIT_TIMEOUT_MS)`)),
-      this.env.JOB_UNIT_TIMEOUT_MS,
-    );
+    const [limitMs, limitName] = job.kind === 'agent' ? [this.env.AGENT_RUN_TIMEOUT_MS, 'AGENT_RUN_TIMEOUT_MS'] : [this.env.JOB_UNIT_TIMEOUT_MS, 'JOB_UNIT_TIMEOUT_MS'];
+    const timeout = setTimeout(() => ac.abort(new Error(`it took longer than ${limitMs} ms (${limitName})`)), limitMs);
     const heartbeat = setInterval(() => {
       progress();
       this.repo
@@ -126,7 +135,9 @@ export class UnitWorker implements OnApplicationBootstrap, BeforeApplicationShut
 
   private runUntilAborted(job: JobRecord, unit: UnitRecord, signal: AbortSignal): Promise<UnitOutcome> {
     const requestId = currentRequestId() ?? job.id;
-    const runner = { qa: this.qa, extraction: this.extraction, 'multi-dim-extraction': this.multiDim, 'find-similar': this.findSimilar }[job.kind];
+    const runner = { qa: this.qa, extraction: this.extraction, 'multi-dim-extraction': this.multiDim, 'find-similar': this.findSimilar, agent: this.agent }[
+      job.kind
+    ];
     const run = runner.run(job, unit, requestId, signal);
     // A reader that does not watch the signal still cannot hold the unit past its deadline.
     const aborted = new Promise<never>((_, reject) => {

@@ -1,4 +1,4 @@
-import type { AnswerTypeDto, FilesInputDto, JobKind, JobLaunchConfigDto, JobStatus, MetaInputDto, QuestionInputDto, SourceIdentifierDto } from '@docintel/contracts';
+import type { AgentJobInputsDto, AgentRole, AnswerTypeDto, FilesInputDto, JobKind, JobLaunchConfigDto, JobStatus, MetaInputDto, QuestionInputDto, SourceIdentifierDto } from '@docintel/contracts';
 
 import type { MultiDimInputs } from '../multi-dim/multi-dim-inputs';
 
@@ -20,7 +20,10 @@ export interface FindSimilarInputs {
   sourceIdentifiers: SourceIdentifierDto[];
 }
 
-export type JobInputs = QaInputs | ExtractionInputs | FindSimilarInputs | MultiDimInputs;
+/** An agent job's request as accepted (AgentJobInputsDto), with its launch config. */
+export type AgentInputs = AgentJobInputsDto & { config?: JobLaunchConfigDto; messages?: Array<{ role: AgentRole; content: string }> };
+
+export type JobInputs = QaInputs | ExtractionInputs | FindSimilarInputs | MultiDimInputs | AgentInputs;
 
 /** A file the job reads, as resolved when it was created. */
 export interface JobFile {
@@ -46,6 +49,8 @@ export interface JobRecord {
   startedAt: Date | null;
   finishedAt: Date | null;
   modifiedAt: Date;
+  /** The conversation of a stateful agent job. */
+  conversationId: string | null;
 }
 
 export interface UnitCounts {

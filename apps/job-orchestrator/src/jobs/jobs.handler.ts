@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
+  type AgentJobInputsDto,
+  type AgentJobOutputsDto,
   CreateExtractionJobRequest,
   CreateFindSimilarJobRequest,
   CreateMultiDimJobRequest,
@@ -91,12 +93,12 @@ export class JobsHandler {
   }
 
   @RpcHandler(JobsInputs)
-  inputs(req: JobRefRequest, ctx: RpcContext): Promise<QaJobInputsDto | ExtractionJobInputsDto | FindSimilarSourcesDto | MultiDimJobInputsDto> {
+  inputs(req: JobRefRequest, ctx: RpcContext): Promise<QaJobInputsDto | ExtractionJobInputsDto | FindSimilarSourcesDto | MultiDimJobInputsDto | AgentJobInputsDto> {
     return this.jobs.inputs(ctx, req.kind, req.jobId);
   }
 
   @RpcHandler(JobsResults)
-  results(req: JobPartRequest, ctx: RpcContext): Promise<JobPart<QaResultDto | MetaResultDto | SourceMatchesDto>> {
+  results(req: JobPartRequest, ctx: RpcContext): Promise<JobPart<QaResultDto | MetaResultDto | SourceMatchesDto | AgentJobOutputsDto>> {
     return this.jobs.results(ctx, req.kind, req.jobId, req.fromUnit);
   }
 

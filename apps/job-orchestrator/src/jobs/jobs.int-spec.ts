@@ -6,6 +6,7 @@ import { Client } from 'pg';
 import { LlmEnv, createLlmReader, type Reader, type ReaderAnswer, type ReaderPassage, type ReaderQuestion } from '@docintel/answering';
 import { loadConfig } from '@docintel/config';
 import {
+  AgentJobsCreate,
   DomainError,
   ErrorCode,
   ExtractionJobsCreate,
@@ -831,5 +832,28 @@ describe('multi-dimensional extraction jobs', () => {
     } finally {
       fake.failTables = false;
     }
+  });
+});
+
+describe('agent jobs: Idempotency-Keys', () => {
+  it('return the same job for the same key and body, refuse another body, and expire after JOB_IDEMPOTENCY_TTL_SECONDS', async () => {
+    const sweeper = app.get(JobSweeper);
+    const body = { messages: [{ role: 'user' as const, content: 'What is the revenue?' }], files: { fileIds: [F1] }, idempotencyKey: 'key-1' };
+    const other = { ...body, messages: [{ role: 'user' as const, content: 'Who signed?' }] };
+    const first = await rpc.call(AgentJobsCreate, body, alice);
+    expect(first).toMatchObject({ taskType: 'AGENT', status: 'PENDING' });
+    expect((await rpc.call(AgentJobsCreate, { ...body }, alice)).jobId).toBe(first.jobId);
+    await expect(rpc.call(AgentJobsCreate, other, alice)).rejects.toMatchObject({
+      code: ErrorCode.CONFLICT,
+      details: [{ field: 'Idempotency-Key', problem: expect.stringContaining(first.jobId) }],
+    });
+
+    // Expired, the key is free for a new request, and the sweeper forgets what is left of old keys.
+    await db.query(`UPDATE jobs.job_idempotency_keys SET created_at = now() - interval '2 days' WHERE key = 'key-1'`);
+    const fresh = await rpc.call(AgentJobsCreate, other, alice);
+    expect(fresh.jobId).not.toBe(first.jobId);
+    await db.query(`UPDATE jobs.job_idempotency_keys SET created_at = now() - interval '2 days'`);
+    expect((await sweeper.sweep()).expiredKeys).toBeGreaterThanOrEqual(1);
+    expect((await db.query('SELECT count(*)::int AS n FROM jobs.job_idempotency_keys')).rows[0].n).toBe(0);
   });
 });

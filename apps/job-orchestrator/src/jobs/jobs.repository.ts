@@ -25,6 +25,7 @@ interface JobRow {
   started_at: Date | null;
   finished_at: Date | null;
   modified_at: Date;
+  conversation_id: string | null;
 }
 
 interface UnitRow {
@@ -56,6 +57,7 @@ const toJob = (r: JobRow): JobRecord => ({
   startedAt: r.started_at,
   finishedAt: r.finished_at,
   modifiedAt: r.modified_at,
+  conversationId: r.conversation_id,
 });
 
 const toUnit = (r: UnitRow): UnitRecord => ({
@@ -85,6 +87,8 @@ export interface UnitOutcome {
   answered: number;
   annotations: Array<{ id: string; data: AnnotationDto['data'] }>;
   error?: string;
+  /** Turns a successful agent run appends to its conversation, written with the outcome. */
+  conversation?: { id: string; turns: Array<{ role: string; content: string }> };
 }
 
 /** The only reader and writer of the jobs schema. */
@@ -92,12 +96,28 @@ export interface UnitOutcome {
 export class JobsRepository {
   constructor(private readonly ds: DataSource) {}
 
-  async create(job: Omit<JobRecord, 'createdAt' | 'startedAt' | 'finishedAt' | 'modifiedAt' | 'archived'>, units: NewUnit[]): Promise<JobRecord> {
+  /** A new job and its units; `within` runs after them in the same transaction (an agent job's conversation and idempotency key). */
+  async create(
+    job: Omit<JobRecord, 'createdAt' | 'startedAt' | 'finishedAt' | 'modifiedAt' | 'archived' | 'conversationId'> & { conversationId?: string | null },
+    units: NewUnit[],
+    within?: (m: EntityManager) => Promise<void>,
+  ): Promise<JobRecord> {
     return this.ds.transaction(async (m) => {
       const [row] = (await m.query(
-        `INSERT INTO jobs (id, namespace_id, user_id, kind, name, status, error_message, inputs, files)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
-        [job.id, job.namespaceId, job.userId, job.kind, job.name, job.status, job.errorMessage, JSON.stringify(job.inputs), JSON.stringify(job.files)],
+        `INSERT INTO jobs (id, namespace_id, user_id, kind, name, status, error_message, inputs, files, conversation_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
+        [
+          job.id,
+          job.namespaceId,
+          job.userId,
+          job.kind,
+          job.name,
+          job.status,
+          job.errorMessage,
+          JSON.stringify(job.inputs),
+          JSON.stringify(job.files),
+          job.conversationId ?? null,
+        ],
       )) as JobRow[];
       if (units.length) {
         await m.query(
@@ -107,6 +127,7 @@ export class JobsRepository {
           [job.id, JSON.stringify(units.map((u) => ({ unit: u.unit, label: u.label, file_id: u.fileId, depends_on: u.dependsOn })))],
         );
       }
+      await within?.(m);
       return toJob(row);
     });
   }
@@ -131,21 +152,23 @@ export class JobsRepository {
   async list(
     owner: JobOwner,
     kind: JobKind,
-    page: { page: number; pageSize: number; sort: JobSortField; order: 'ASC' | 'DESC' },
+    page: { page: number; pageSize: number; sort: JobSortField; order: 'ASC' | 'DESC'; conversationId?: string },
   ): Promise<{ jobs: JobRecord[]; total: number }> {
     const column = SORT_COLUMNS[page.sort];
+    const where = 'namespace_id = $1 AND user_id = $2 AND kind = $3 AND ($4::uuid IS NULL OR conversation_id = $4)';
     const rows = (await this.ds.query(
       `SELECT *, count(*) OVER () AS total FROM jobs
-       WHERE namespace_id = $1 AND user_id = $2 AND kind = $3
+       WHERE ${where}
        ORDER BY ${column} ${page.order}, id ${page.order}
-       LIMIT $4 OFFSET $5`,
-      [owner.namespaceId, owner.userId, kind, page.pageSize, page.page * page.pageSize],
+       LIMIT $5 OFFSET $6`,
+      [owner.namespaceId, owner.userId, kind, page.conversationId ?? null, page.pageSize, page.page * page.pageSize],
     )) as Array<JobRow & { total: string }>;
     if (rows.length) return { jobs: rows.map(toJob), total: Number(rows[0].total) };
-    const [{ count }] = (await this.ds.query('SELECT count(*)::int AS count FROM jobs WHERE namespace_id = $1 AND user_id = $2 AND kind = $3', [
+    const [{ count }] = (await this.ds.query(`SELECT count(*)::int AS count FROM jobs WHERE ${where}`, [
       owner.namespaceId,
       owner.userId,
       kind,
+      page.conversationId ?? null,
     ])) as Array<{ count: number }>;
     return { jobs: [], total: count };
   }
@@ -273,9 +296,27 @@ export class JobsRepository {
       )) as [unknown[], number];
       if (!rows[0].length) return false;
       await this.writeAnnotations(m, jobId, unit, outcome.annotations);
+      if (outcome.conversation) await this.appendTurns(m, jobId, outcome.conversation);
       await m.query('UPDATE jobs SET modified_at = now() WHERE id = $1', [jobId]);
       return true;
     });
+  }
+
+  /** Appends turns after the conversation's last, under its row lock, so concurrent runs never share an ordinal. */
+  private async appendTurns(m: EntityManager, jobId: string, conversation: NonNullable<UnitOutcome['conversation']>): Promise<void> {
+    const [rows] = (await m.query('UPDATE agent_conversations SET turns = turns + $2, modified_at = now() WHERE id = $1 RETURNING turns', [
+      conversation.id,
+      conversation.turns.length,
+    ])) as [Array<{ turns: number }>, number];
+    const row = rows[0];
+    if (!row) return; // the conversation was deleted meanwhile
+    const first = row.turns - conversation.turns.length;
+    await m.query(
+      `INSERT INTO agent_turns (conversation_id, ordinal, job_id, role, content)
+       SELECT $1, $2 + t.ordinality - 1, $3, t.turn ->> 'role', t.turn ->> 'content'
+       FROM jsonb_array_elements($4::jsonb) WITH ORDINALITY AS t (turn, ordinality)`,
+      [conversation.id, first, jobId, JSON.stringify(conversation.turns)],
+    );
   }
 
   private async writeAnnotations(m: EntityManager, jobId: string, unit: number, annotations: UnitOutcome['annotations']): Promise<void> {
@@ -292,7 +333,7 @@ export class JobsRepository {
    * PENDING units whose dependencies are all over and that were not published (or, with
    * republishAfterSeconds, whose publication is older than that): marked published now and returned.
    */
-  async takeReady(jobId: string | null, republishAfterSeconds?: number, limit = 1000): Promise<Array<{ jobId: string; unit: number }>> {
+  async takeReady(jobId: string | null, republishAfterSeconds?: number, limit = 1000): Promise<Array<{ jobId: string; unit: number; kind: JobKind }>> {
     const rows = (await this.ds.query(
       `UPDATE job_units u SET published_at = now()
        WHERE (u.job_id, u.unit) IN (
@@ -304,10 +345,10 @@ export class JobsRepository {
          ORDER BY c.job_id, c.unit
          LIMIT $3
          FOR UPDATE OF c SKIP LOCKED)
-       RETURNING u.job_id, u.unit`,
+       RETURNING u.job_id, u.unit, (SELECT kind FROM jobs WHERE id = u.job_id) AS kind`,
       [jobId, republishAfterSeconds ?? null, limit],
-    )) as [Array<{ job_id: string; unit: number }>, number];
-    return rows[0].map((r) => ({ jobId: r.job_id, unit: r.unit }));
+    )) as [Array<{ job_id: string; unit: number; kind: JobKind }>, number];
+    return rows[0].map((r) => ({ jobId: r.job_id, unit: r.unit, kind: r.kind }));
   }
 
   /** Forgets a publication that failed, so that the sweeper publishes the unit again. */
@@ -332,8 +373,9 @@ export class JobsRepository {
        UPDATE jobs j SET
          status = CASE WHEN units.total > 0 AND units.failed = units.total THEN 'FAILED'
                        WHEN j.kind = 'find-similar' THEN 'COMPLETED' ELSE 'SUCCESS' END,
-         error_message = CASE WHEN units.total > 0 AND units.failed = units.total
-                              THEN 'Every part of the job failed; the first reason: ' || coalesce(units.first_error, 'unknown') END,
+         error_message = CASE WHEN units.total > 0 AND units.failed = units.total THEN
+                           CASE WHEN j.kind = 'agent' THEN coalesce(units.first_error, 'unknown')
+                                ELSE 'Every part of the job failed; the first reason: ' || coalesce(units.first_error, 'unknown') END END,
          finished_at = now(), modified_at = now(), started_at = coalesce(j.started_at, now())
        FROM units
        WHERE j.id = $1 AND j.status IN ('PENDING', 'RUNNING') AND units.over = units.total

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
+  type AgentJobInputsDto,
+  type AgentJobOutputsDto,
   DomainError,
   ErrorCode,
   FilesResolve,
@@ -30,6 +32,7 @@ import {
   type RpcContext,
 } from '@docintel/contracts';
 import { RpcClient } from '@docintel/messaging';
+import type { EntityManager } from 'typeorm';
 import { entityExtractionOf } from '../multi-dim/entity-extraction';
 import { multiDimInputs, type MultiDimInputs } from '../multi-dim/multi-dim-inputs';
 import type { FileEntityRows } from '../multi-dim/multi-dim-unit';
@@ -65,18 +68,19 @@ export function takePart<T>(units: Array<{ unit: number; items: T[] }>, fromUnit
 
 export const CANCELLED_MESSAGE = 'Cancelled by the user; answers given before the cancellation are kept.';
 
-function ownerOf(ctx: RpcContext): JobOwner {
+export function ownerOf(ctx: RpcContext): JobOwner {
   if (!ctx.namespaceId || !ctx.userId) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'The request carries no namespace or user');
   return { namespaceId: ctx.namespaceId, userId: ctx.userId };
 }
 
-const shorten = (text: string) => (text.length > NAME_CHARS ? `${text.slice(0, NAME_CHARS - 1)}…` : text);
+export const shorten = (text: string) => (text.length > NAME_CHARS ? `${text.slice(0, NAME_CHARS - 1)}…` : text);
 
 const KIND_NAMES: Record<JobKind, string> = {
   qa: 'QA job',
   extraction: 'Extraction job',
   'multi-dim-extraction': 'Multi-dimensional extraction job',
   'find-similar': 'Find-similar job',
+  agent: 'Agent job',
 };
 
 /** How a find-similar source is named in its unit's label and the job's name. */
@@ -155,9 +159,22 @@ export class JobsService {
     return toJobDto(job, await this.repo.counts(job.id));
   }
 
-  private async start(owner: JobOwner, kind: JobKind, name: string, inputs: JobInputs, files: JobFile[], units: NewUnit[]): Promise<JobRecord> {
-    const id = randomUUID();
-    const job = await this.repo.create({ id, ...owner, kind, name, status: 'PENDING', errorMessage: null, inputs, files }, units);
+  /** Creates the job and publishes its first units; `extra` sets its id or conversation and runs in its transaction. */
+  async start(
+    owner: JobOwner,
+    kind: JobKind,
+    name: string,
+    inputs: JobInputs,
+    files: JobFile[],
+    units: NewUnit[],
+    extra: { id?: string; conversationId?: string; within?: (m: EntityManager) => Promise<void> } = {},
+  ): Promise<JobRecord> {
+    const id = extra.id ?? randomUUID();
+    const job = await this.repo.create(
+      { id, ...owner, kind, name, status: 'PENDING', errorMessage: null, inputs, files, conversationId: extra.conversationId ?? null },
+      units,
+      extra.within,
+    );
     if (units.length) await this.queue.publishReady(id);
     else return (await this.repo.finishIfDone(id)) ?? job; // nothing to read: the job is over at once
     return job;
@@ -167,7 +184,7 @@ export class JobsService {
    * The files a job reads: those named and those in the named collections, in the caller's
    * namespace. Unknown ids are refused; so are files not indexed, unless the config says to skip them.
    */
-  private async resolveFiles(ctx: RpcContext, input: FilesInputDto, skipUnindexed: boolean): Promise<JobFile[]> {
+  async resolveFiles(ctx: RpcContext, input: FilesInputDto, skipUnindexed: boolean): Promise<JobFile[]> {
     const fileIds = input.fileIds ?? [];
     const collectionIds = input.collectionIds ?? [];
     if (!fileIds.length && !collectionIds.length) {
@@ -202,16 +219,17 @@ export class JobsService {
     return files;
   }
 
-  private page(ctx: RpcContext, kind: JobKind, query: ListJobsQueryDto) {
+  private page(ctx: RpcContext, kind: JobKind, query: ListJobsQueryDto & { conversationId?: string }) {
     return this.repo.list(ownerOf(ctx), kind, {
       page: query.page,
       pageSize: query.pageSize,
       sort: query.sortProperty ?? 'createdTime',
       order: query.sortOrder ?? (query.sortProperty && query.sortProperty !== 'createdTime' ? 'ASC' : 'DESC'),
+      conversationId: query.conversationId,
     });
   }
 
-  async list(ctx: RpcContext, kind: JobKind, query: ListJobsQueryDto): Promise<Page<JobDto>> {
+  async list(ctx: RpcContext, kind: JobKind, query: ListJobsQueryDto & { conversationId?: string }): Promise<Page<JobDto>> {
     const { jobs, total } = await this.page(ctx, kind, query);
     const counts = await this.repo.countsOf(jobs.map((j) => j.id));
     return toPage(
@@ -251,7 +269,7 @@ export class JobsService {
     );
   }
 
-  async inputs(ctx: RpcContext, kind: JobKind, jobId: string): Promise<QaJobInputsDto | ExtractionJobInputsDto | FindSimilarSourcesDto | MultiDimJobInputsDto> {
+  async inputs(ctx: RpcContext, kind: JobKind, jobId: string): Promise<QaJobInputsDto | ExtractionJobInputsDto | FindSimilarSourcesDto | MultiDimJobInputsDto | AgentJobInputsDto> {
     const job = await this.job(ctx, kind, jobId);
     return job.inputs;
   }
@@ -260,12 +278,12 @@ export class JobsService {
    * The answers of the units that are over, in question (or file) order; partial while the job
    * runs. One part at a time: the units from `fromUnit` on, as many as fit in PART_BYTES.
    */
-  async results(ctx: RpcContext, kind: JobKind, jobId: string, fromUnit = 0): Promise<JobPart<QaResultDto | MetaResultDto | SourceMatchesDto>> {
+  async results(ctx: RpcContext, kind: JobKind, jobId: string, fromUnit = 0): Promise<JobPart<QaResultDto | MetaResultDto | SourceMatchesDto | AgentJobOutputsDto>> {
     const job = await this.job(ctx, kind, jobId);
     const units = await this.repo.unitResults(job.id, fromUnit, UNITS_PER_PART);
     const total = await this.repo.unitCount(job.id);
     return takePart(
-      units.map((u) => ({ unit: u.unit, items: u.results as Array<QaResultDto | MetaResultDto | SourceMatchesDto> })),
+      units.map((u) => ({ unit: u.unit, items: u.results as Array<QaResultDto | MetaResultDto | SourceMatchesDto | AgentJobOutputsDto> })),
       fromUnit,
       total,
     );

@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { AgentRole, AgentTraceStepDto } from '@docintel/contracts';
+import type { JobOwner } from '../jobs/jobs.repository';
+
+export interface ConversationTurn {
+  role: AgentRole;
+  content: string;
+}
+
+/** An Idempotency-Key's earlier use: the job it created and the hash of the request it came with. */
+export interface IdempotentUse {
+  jobId: string;
+  requestHash: string;
+}
+
+/** Conversations, Idempotency-Keys and run traces of agent jobs (tables of the jobs schema). */
+@Injectable()
+export class AgentRepository {
+  constructor(private readonly ds: DataSource) {}
+
+  /** True when the conversation exists and is the owner's (another user's is false, as if it did not exist). */
+  async ownsConversation(owner: JobOwner, conversationId: string): Promise<boolean> {
+    const rows = (await this.ds.query('SELECT 1 FROM agent_conversations WHERE id = $1 AND namespace_id = $2 AND user_id = $3', [
+      conversationId,
+      owner.namespaceId,
+      owner.userId,
+    ])) as unknown[];
+    return rows.length > 0;
+  }
+
+  async createConversation(m: EntityManager, owner: JobOwner, conversationId: string): Promise<void> {
+    await m.query('INSERT INTO agent_conversations (id, namespace_id, user_id) VALUES ($1, $2, $3)', [conversationId, owner.namespaceId, owner.userId]);
+  }
+
+  /** The conversation's turns, oldest first; the last `limit` of them. */
+  async turns(conversationId: string, limit: number): Promise<ConversationTurn[]> {
+    const rows = (await this.ds.query(
+      `SELECT role, content FROM (
+         SELECT role, content, ordinal FROM agent_turns WHERE conversation_id = $1 ORDER BY ordinal DESC LIMIT $2
+       ) t ORDER BY ordinal`,
+      [conversationId, limit],
+    )) as ConversationTurn[];
+    return rows;
+  }
+
+  /** The key's use within the last ttlSeconds, or null. */
+  async idempotentUse(owner: JobOwner, key: string, ttlSeconds: number): Promise<IdempotentUse | null> {
+    const rows = (await this.ds.query(
+      `SELECT job_id, request_hash FROM job_idempotency_keys
+       WHERE namespace_id = $1 AND user_id = $2 AND key = $3 AND created_at > now() - make_interval(secs => $4::int)`,
+      [owner.namespaceId, owner.userId, key, ttlSeconds],
+    )) as Array<{ job_id: string; request_hash: string }>;
+    return rows.length ? { jobId: rows[0].job_id, requestHash: rows[0].request_hash } : null;
+  }
+
+  /**
+   * Records the key for a job being created, in its transaction. An expired use of the key is
+   * replaced; a live one makes this return false (a concurrent request with the same key won).
+   */
+  async claimKey(m: EntityManager, owner: JobOwner, key: string, requestHash: string, jobId: string, ttlSeconds: number): Promise<boolean> {
+    const rows = (await m.query(
+      `INSERT INTO job_idempotency_keys (namespace_id, user_id, key, request_hash, job_id) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (namespace_id, user_id, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, job_id = EXCLUDED.job_id, created_at = now()
+         WHERE job_idempotency_keys.created_at <= now() - make_interval(secs => $6::int)
+       RETURNING key`,
+      [owner.namespaceId, owner.userId, key, requestHash, jobId, ttlSeconds],
+    )) as unknown[];
+    return rows.length > 0;
+  }
+
+  /** Forgets keys older than ttlSeconds; returns how many. */
+  async purgeKeys(ttlSeconds: number): Promise<number> {
+    const rows = (await this.ds.query(
+      'DELETE FROM job_idempotency_keys WHERE created_at <= now() - make_interval(secs => $1::int) RETURNING key',
+      [ttlSeconds],
+    )) as [unknown[], number];
+    return rows[1];
+  }
+
+  /** Writes step number `step` of the job's trace (a redelivered run continues after the last). */
+  async addTraceStep(jobId: string, step: number, data: AgentTraceStepDto): Promise<void> {
+    await this.ds.query('INSERT INTO job_trace_steps (job_id, step, data) VALUES ($1, $2, $3::jsonb) ON CONFLICT DO NOTHING', [
+      jobId,
+      step,
+      JSON.stringify(data),
+    ]);
+  }
+
+  async traceLength(jobId: string): Promise<number> {
+    const [{ last }] = (await this.ds.query('SELECT coalesce(max(step), 0)::int AS last FROM job_trace_steps WHERE job_id = $1', [jobId])) as Array<{
+      last: number;
+    }>;
+    return last;
+  }
+
+  async trace(jobId: string, limit = 1000): Promise<AgentTraceStepDto[]> {
+    const rows = (await this.ds.query('SELECT data FROM job_trace_steps WHERE job_id = $1 ORDER BY step LIMIT $2', [jobId, limit])) as Array<{
+      data: AgentTraceStepDto;
+    }>;
+    return rows.map((r) => r.data);
+  }
+}

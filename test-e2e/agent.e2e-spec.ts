@@ -1,0 +1,235 @@
+import { TestStack } from '@docintel/testing';
+import { errorBody, json } from './support/http';
+import { eventually, Indexer } from './support/indexing';
+
+/**
+ * Agent jobs through the HTTP API with every service running for real and the built-in planner
+ * (no language model): a real corpus document (a footballer's Wikipedia page, as text) is indexed,
+ * then questions are asked in a stateful conversation, a stateless one and with structured output;
+ * every answer is checked against the document and its citations against the lines they point at.
+ */
+
+interface Job {
+  jobId: string;
+  status: string;
+  taskType: string;
+  errorMessage?: string;
+}
+interface Outputs {
+  answer: string | Record<string, unknown>;
+  explanation: string;
+  referenceIds: string[];
+  conversationId?: string;
+}
+interface Annotation {
+  id: { id: string; entityType: string };
+  type: string;
+  data: { type: string; content: string; documentId: string; positions: Array<{ type: string; line_number?: number }> };
+}
+interface Trace {
+  jobId: string;
+  engine: string;
+  steps: Array<{ tool: string; iteration: number; arguments: Record<string, unknown>; error?: string; result?: unknown; attempt: number }>;
+}
+interface JobPage {
+  data: Job[];
+  totalElements?: number;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe('agent jobs (built-in planner)', () => {
+  let stack: TestStack;
+  let alice: Indexer;
+  let bob: Indexer;
+  let carol: Indexer;
+  let roberts: string;
+  let carolsFile: string;
+
+  beforeAll(async () => {
+    stack = await TestStack.start({ label: 'agent' });
+    alice = await Indexer.forNamespace(stack, 'agent', 'alice@agent.test');
+    bob = await Indexer.forNamespace(stack, 'agent', 'bob@agent.test');
+    carol = await Indexer.forNamespace(stack, 'elsewhere', 'carol@elsewhere.test');
+    const file = await alice.index('football/norwich-city.txt', { corpus: 'txt/unstructured_norwich-city.txt' });
+    roberts = (await alice.stepsSettled(file.id.id, ['passage_indexing'], 180_000)).id.id;
+    const other = await carol.index('notes/secret.txt', { bytes: 'The vault code of Carol is 4711.\n' });
+    carolsFile = (await carol.stepsSettled(other.id.id, ['passage_indexing'], 120_000)).id.id;
+  }, 300_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const create = async (who: Indexer, body: unknown, headers: Record<string, string> = {}) => json<Job>(await who.call('POST', '/api/core/agent/jobs', body, headers));
+  const finished = (jobId: string, who = alice) =>
+    eventually(
+      `agent job ${jobId}`,
+      async () => json<Job>(await who.call('GET', `/api/core/agent/jobs/${jobId}`)),
+      (j) => ['SUCCESS', 'FAILED', 'ABORTED'].includes(j.status),
+      120_000,
+    );
+  const outputs = async (jobId: string, who = alice) => json<Outputs>(await who.call('GET', `/api/core/agent/jobs/${jobId}/results`));
+  const annotations = async (jobId: string, who = alice) => json<Annotation[]>(await who.call('GET', `/api/core/agent/jobs/${jobId}/annotations`));
+
+  /** The answer's citations resolve to annotations of the job that quote the document at a line. */
+  const expectCited = async (jobId: string, out: Outputs, expected: RegExp) => {
+    expect(out.referenceIds.length).toBeGreaterThan(0);
+    const cited = await annotations(jobId);
+    expect(cited.map((a) => a.id.id).sort()).toEqual([...out.referenceIds].sort());
+    for (const a of cited) {
+      expect(a).toMatchObject({ type: 'DOCUMENT_STATEMENT', id: { entityType: 'ANNOTATION' }, data: { type: 'DOCUMENT_STATEMENT', documentId: roberts } });
+      expect(a.data.positions[0]).toMatchObject({ type: 'LINE', line_number: expect.any(Number) });
+    }
+    expect(cited.map((a) => a.data.content).join('\n')).toMatch(expected);
+  };
+
+  it('holds a stateful conversation of two turns: the second question is read with the first one in mind', async () => {
+    const first = await create(alice, { message: 'When was Iwan Roberts born?', files: { fileIds: [roberts] } });
+    expect(first).toMatchObject({ status: 'PENDING', taskType: 'AGENT', jobId: expect.stringMatching(UUID) });
+    expect(await finished(first.jobId)).toMatchObject({ status: 'SUCCESS' });
+    const one = await outputs(first.jobId);
+    expect(one.answer).toMatch(/26 June 1968/);
+    expect(one.explanation).toMatch(/without a language model/i);
+    expect(one.conversationId).toMatch(UUID);
+    await expectCited(first.jobId, one, /26 June 1968/);
+
+    // "he" is Iwan Roberts: the turn is read with the conversation's earlier message; files carry over.
+    const second = await create(alice, { message: 'Where was he born?', conversation_id: one.conversationId });
+    expect(await finished(second.jobId)).toMatchObject({ status: 'SUCCESS' });
+    const two = await outputs(second.jobId);
+    expect(two.answer).toMatch(/Bangor/);
+    expect(two.conversationId).toBe(one.conversationId);
+    await expectCited(second.jobId, two, /Bangor/);
+
+    const inputs = await json<Record<string, unknown>>(await alice.call('GET', `/api/core/agent/jobs/${second.jobId}/inputs`));
+    expect(inputs).toMatchObject({ message: 'Where was he born?', conversationId: one.conversationId, files: { fileIds: [roberts] }, maxIterations: expect.any(Number) });
+
+    // The conversation's jobs, newest first; other jobs of Alice are not in it.
+    await create(alice, { message: 'A new conversation', files: { fileIds: [roberts] } });
+    const page = await json<JobPage>(await alice.call('GET', `/api/core/agent/jobs?page=0&pageSize=10&conversationId=${one.conversationId}`));
+    expect(page.data.map((j) => j.jobId)).toEqual([second.jobId, first.jobId]);
+    const all = await json<JobPage>(await alice.call('GET', '/api/core/agent/jobs?page=0&pageSize=10'));
+    expect(all.data).toHaveLength(3);
+
+    // The trace shows the tool calls, with arguments and results.
+    const trace = await json<Trace>(await alice.call('GET', `/api/core/agent/jobs/${second.jobId}/trace`));
+    expect(trace).toMatchObject({ jobId: second.jobId, engine: 'builtin' });
+    const search = trace.steps.find((s) => s.tool === 'search_passages');
+    expect(search).toMatchObject({ iteration: 1, attempt: 1 });
+    expect(String(search?.arguments.query)).toMatch(/Iwan Roberts/);
+    expect(JSON.stringify(search?.result)).toMatch(/Bangor/);
+
+    // Bob (same namespace) and Carol (another) can neither continue nor read Alice's conversation.
+    const theirs = await bob.call('POST', '/api/core/agent/jobs', { message: 'And then?', conversation_id: one.conversationId, files: { fileIds: [roberts] } });
+    expect((await errorBody(theirs, 404, 'NOT_FOUND')).details).toEqual([{ field: 'conversation_id', problem: expect.any(String) }]);
+    await errorBody(await carol.call('GET', `/api/core/agent/jobs/${second.jobId}`), 404, 'NOT_FOUND');
+    await errorBody(await carol.call('GET', `/api/core/agent/jobs/${second.jobId}/trace`), 404, 'NOT_FOUND');
+    expect((await json<JobPage>(await bob.call('GET', `/api/core/agent/jobs?page=0&pageSize=10&conversationId=${one.conversationId}`))).data).toEqual([]);
+  });
+
+  it('answers a stateless conversation; roles in any case', async () => {
+    const job = await create(alice, {
+      messages: [
+        { role: 'SYSTEM', content: 'Answer briefly.' },
+        { role: 'User', content: 'Who is Iwan Roberts?' },
+        { role: 'assistant', content: 'A Welsh footballer.' },
+        { role: 'USER', content: 'How many caps did Iwan Roberts win for Wales?' },
+      ],
+      files: { fileIds: [roberts] },
+    });
+    expect(await finished(job.jobId)).toMatchObject({ status: 'SUCCESS' });
+    const out = await outputs(job.jobId);
+    expect(out.answer).toMatch(/^(15|fifteen)$/i);
+    expect(out.conversationId).toBeUndefined();
+    await expectCited(job.jobId, out, /(15|fifteen) caps/);
+  });
+
+  it('fills output_model_schema field by field with typed questions, valid against the schema', async () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        full_name: { type: 'string', description: 'Full name' },
+        place_of_birth: { type: 'string', description: 'Where was Iwan Roberts born?' },
+        caps: { type: 'integer', description: 'How many caps did he win for Wales?' },
+      },
+      required: ['full_name', 'place_of_birth'],
+      additionalProperties: false,
+    };
+    const job = await create(alice, { message: 'Summarise Iwan Roberts', files: { fileIds: [roberts] }, output_model_schema: schema });
+    expect(await finished(job.jobId)).toMatchObject({ status: 'SUCCESS' });
+    const out = await outputs(job.jobId);
+    expect(out.answer).toMatchObject({ full_name: expect.stringMatching(/Iwan Wyn Roberts/), place_of_birth: expect.stringMatching(/Bangor/) });
+    const answer = out.answer as Record<string, unknown>;
+    if ('caps' in answer) expect(answer.caps).toBe(15);
+    expect(Object.keys(answer).every((k) => k in schema.properties)).toBe(true);
+    expect(out.referenceIds.length).toBeGreaterThanOrEqual(2);
+
+    // A schema no document can satisfy ends FAILED, naming the field and the rule.
+    const impossible = await create(alice, {
+      message: 'Summarise Iwan Roberts',
+      files: { fileIds: [roberts] },
+      output_model_schema: { type: 'object', properties: { salary_in_euros: { type: 'integer', description: 'His yearly salary in euros' } }, required: ['salary_in_euros'] },
+    });
+    const failed = await finished(impossible.jobId);
+    expect(failed.status).toBe('FAILED');
+    expect(failed.errorMessage).toMatch(/salary_in_euros/);
+  });
+
+  it('returns the same job for the same Idempotency-Key and body, 409 for another body, and keeps keys per user', async () => {
+    const body = { message: 'When was Iwan Roberts born?', files: { fileIds: [roberts] } };
+    const first = await create(alice, body, { 'Idempotency-Key': 'birth-1' });
+    const again = await create(alice, { files: { fileIds: [roberts] }, message: 'When was Iwan Roberts born?' }, { 'Idempotency-Key': 'birth-1' });
+    expect(again.jobId).toBe(first.jobId);
+    const [a, b] = await Promise.all([create(alice, body, { 'Idempotency-Key': 'race-1' }), create(alice, body, { 'Idempotency-Key': 'race-1' })]);
+    expect(a.jobId).toBe(b.jobId);
+
+    const conflict = await alice.call('POST', '/api/core/agent/jobs', { ...body, message: 'Something else?' }, { 'Idempotency-Key': 'birth-1' });
+    expect((await errorBody(conflict, 409, 'CONFLICT')).details).toEqual([{ field: 'Idempotency-Key', problem: expect.stringContaining(first.jobId) }]);
+
+    const bobs = await create(bob, body, { 'Idempotency-Key': 'birth-1' });
+    expect(bobs.jobId).not.toBe(first.jobId);
+    for (const key of ['x'.repeat(201), 'has space']) {
+      const res = await alice.call('POST', '/api/core/agent/jobs', body, { 'Idempotency-Key': key });
+      expect((await errorBody(res, 400, 'VALIDATION_FAILED')).details[0].field).toBe('Idempotency-Key');
+    }
+    await finished(first.jobId);
+  });
+
+  it('refuses bad requests with 400 naming the field, and files of another tenant', async () => {
+    const fileIds = [roberts];
+    const cases: Array<[unknown, string]> = [
+      [{ message: 'a', messages: [{ role: 'user', content: 'b' }], files: { fileIds } }, 'messages'],
+      [{ messages: [{ role: 'user', content: 'b' }], conversation_id: '00000000-0000-4000-8000-000000000000', files: { fileIds } }, 'conversation_id'],
+      [{ files: { fileIds } }, 'message'],
+      [{ message: null, messages: null, files: { fileIds } }, 'message'],
+      [{ messages: [{ role: 'user', content: 'b' }, { role: 'assistant', content: 'c' }], files: { fileIds } }, 'messages[1].role'],
+      [{ messages: [{ role: 'robot', content: 'b' }], files: { fileIds } }, 'messages[0].role'],
+      [{ message: 'a', files: { fileIds }, max_iterations: 0 }, 'max_iterations'],
+      [{ message: 'a', files: { fileIds }, completion_config: { model: 'HUGE' } }, 'completion_config.model'],
+      [{ message: 'a', files: { fileIds }, completion_config: { temperature: 3 } }, 'completion_config.temperature'],
+      [{ message: 'a', files: { fileIds }, output_model_schema: { type: 'object', properties: { a: { type: 'no-such-type' } } } }, 'output_model_schema'],
+      [{ message: 'a', files: { fileIds }, output_model_schema: 'not a schema' }, 'output_model_schema'],
+      [{ message: 'a', files: { fileIds }, conversation_id: 'not-a-uuid' }, 'conversation_id'],
+      [{ message: 'a\u0000b'.repeat(20_000), files: { fileIds } }, 'message'],
+      [{ message: 'a', files: { fileIds: [carolsFile] } }, 'files.fileIds[0]'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await alice.call('POST', '/api/core/agent/jobs', body);
+      const err = await errorBody(res, 400, 'VALIDATION_FAILED');
+      expect({ body, fields: err.details.map((d) => d.field) }).toEqual({ body, fields: expect.arrayContaining([field]) });
+    }
+    const unknown = await alice.call('POST', '/api/core/agent/jobs', { message: 'a', conversation_id: '00000000-0000-4000-8000-000000000000', files: { fileIds } });
+    expect((await errorBody(unknown, 404, 'NOT_FOUND')).details[0].field).toBe('conversation_id');
+    await errorBody(await alice.call('GET', '/api/core/agent/jobs?page=0'), 400, 'VALIDATION_FAILED');
+    expect((await errorBody(await alice.call('GET', '/api/core/agent/jobs/not-a-job'), 400, 'VALIDATION_FAILED')).details[0].field).toBe('jobId');
+  });
+
+  it('ends a cancelled job ABORTED with its reason', async () => {
+    const job = await create(alice, { message: 'When was Iwan Roberts born?', files: { fileIds: [roberts] } });
+    const cancelled = await json<Job>(await alice.call('POST', `/api/core/agent/jobs/${job.jobId}/cancel`));
+    const end = cancelled.status === 'ABORTED' ? cancelled : await finished(job.jobId);
+    expect(['ABORTED', 'SUCCESS']).toContain(end.status);
+    if (end.status === 'ABORTED') expect(end.errorMessage).toMatch(/Cancelled/);
+  });
+});
