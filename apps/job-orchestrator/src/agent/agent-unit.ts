@@ -52,6 +52,7 @@ export class AgentUnitRunner {
       ranking: this.ranking,
       candidates: this.env.JOB_PASSAGES,
     });
+    await this.agents.labelRun(job.id, this.engine.name);
     const trace = await this.traceWriter(job.id, unit.attempts);
     let outcome: UnitOutcome;
     try {

@@ -78,6 +78,11 @@ export class AgentRepository {
     return rows[1];
   }
 
+  /** Names the engine that runs the job in its unit's label, which the trace shows (replicas may be configured differently). */
+  async labelRun(jobId: string, engine: string): Promise<void> {
+    await this.ds.query('UPDATE job_units SET label = $2 WHERE job_id = $1 AND unit = 0', [jobId, `agent run (${engine})`]);
+  }
+
   /** Writes step number `step` of the job's trace (a redelivered run continues after the last). */
   async addTraceStep(jobId: string, step: number, data: AgentTraceStepDto): Promise<void> {
     await this.ds.query('INSERT INTO job_trace_steps (job_id, step, data) VALUES ($1, $2, $3::jsonb) ON CONFLICT DO NOTHING', [

@@ -93,6 +93,11 @@ export class AgentTools {
     return outcome;
   }
 
+  /** Records a call the engine handled itself (final_answer): accepted with its result, or refused with the problems. */
+  async note(tool: string, args: unknown, outcome: ToolOutcome, iteration: number): Promise<void> {
+    await this.record(tool, args, outcome, iteration, new Date());
+  }
+
   private async record(tool: string, args: unknown, outcome: ToolOutcome, iteration: number, startedAt: Date): Promise<void> {
     await this.trace({
       iteration,

@@ -66,7 +66,10 @@ describe('LlmAgent over an OpenAI-compatible endpoint', () => {
     const [evidence] = result.evidence;
     expect(evidence).toMatchObject({ kind: 'passage', passage: { id: 'n-1' } });
     if (evidence.kind === 'passage') expect(evidence.passage.text.slice(evidence.start, evidence.end)).toBe('31 March 2027');
-    expect(steps).toMatchObject([{ iteration: 1, tool: 'search_passages', arguments: { query: 'lease end date' } }]);
+    expect(steps).toMatchObject([
+      { iteration: 1, tool: 'search_passages', arguments: { query: 'lease end date' } },
+      { iteration: 2, tool: 'final_answer', result: { answer: expect.any(String), citations: 1 } },
+    ]);
 
     const [first, second] = server.requests.map((r) => r.body!);
     expect(first.model).toBe('large-model');

@@ -113,6 +113,17 @@ export class LlmAgent implements AgentEngine {
       else if (badFinal) verdict = { ok: false, problems: [`the arguments of ${FINAL_ANSWER} are not valid JSON`] };
       else if (!calls.length && !invalid.length) verdict = judgeText(textOf(reply), check, tools.ledger, endpoint.model);
 
+      const answered = final ?? badFinal;
+      if (answered && verdict) {
+        await tools.note(
+          FINAL_ANSWER,
+          answered.args,
+          verdict.ok
+            ? { ok: true, result: { answer: verdict.result.answer, citations: verdict.result.evidence.length } }
+            : { ok: false, error: verdict.problems.join('; ') },
+          iteration,
+        );
+      }
       if (verdict?.ok) return { ...verdict.result, iterations: iteration };
       if (verdict) {
         if (repaired) {
@@ -124,7 +135,6 @@ export class LlmAgent implements AgentEngine {
           );
         }
         repaired = true;
-        const answered = final ?? badFinal;
         for (const c of [...calls, ...invalid]) {
           const content = c === answered ? repairRequest(verdict.problems) : `Not run: ${FINAL_ANSWER} was called in the same turn.`;
           messages.push(new ToolMessage({ tool_call_id: c.id, content }));
