@@ -16,4 +16,12 @@ export class GatewayEnv extends ServiceEnv {
   /** Largest file a multipart upload may carry, in bytes; larger uploads get 413. */
   @IsByteCountVar()
   MAX_UPLOAD_BYTES = DEFAULT_MAX_UPLOAD_BYTES;
+
+  /**
+   * How long a verified access token is trusted without reading it again, in ms; 0 reads it on
+   * every request. A revocation reaches every gateway at once (Postgres LISTEN/NOTIFY); this
+   * bounds how late it can be if that notification is lost.
+   */
+  @IsIntegerVar(0, 1000)
+  AUTH_CACHE_MS = 1000;
 }

@@ -5,7 +5,11 @@ import { createDataSource, initializeDataSource } from '@docintel/persistence';
 import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
 import { migrations } from '../migrations';
 import { identityEntities } from './identity.entities';
-import { IdentityService } from './identity.service';
+import { createLogger } from '@docintel/observability';
+import type { GatewayEnv } from '../gateway.env';
+import { IdentityService, type IdentityCache } from './identity.service';
+import { TokenCache } from './token-cache';
+import { TokenRevocations } from './token-revocations';
 import { formatToken, newTokenSecret, parseToken } from './token-format';
 
 async function failure(p: Promise<unknown>): Promise<DomainError> {
@@ -243,6 +247,44 @@ describe('IdentityService', () => {
       ]);
       const [c] = await identity.listTokens({ namespace: 'list-b' });
       expect(c.expiresTime).toBeGreaterThan(c.createdTime);
+    });
+  });
+
+  describe('with verified tokens cached', () => {
+    it('reads a token once for many requests, and a revocation by another process evicts it at once (LISTEN/NOTIFY)', async () => {
+      // A cache that would trust a token for a minute: only the notification can make the revocation count.
+      const cache: IdentityCache = new TokenCache(60_000);
+      const gateway = new IdentityService(ds, cache);
+      const env = { AUTH_CACHE_MS: 1000, DATABASE_URL: infra.databaseUrl } as GatewayEnv;
+      const revocations = new TokenRevocations(cache, env, createLogger('identity-test', 'silent'));
+      await revocations.onApplicationBootstrap();
+      try {
+        const created = await identity.createToken({ namespace: 'cache-ns', email: 'cached@example.com' });
+        const principal = await gateway.authenticate(`Bearer ${created.token}`, undefined);
+        const reads = jest.spyOn(ds, 'query');
+        await Promise.all(Array.from({ length: 20 }, () => gateway.authenticate(`Bearer ${created.token}`, undefined)));
+        expect(reads).not.toHaveBeenCalled();
+        reads.mockRestore();
+        // A wrong secret for a cached token id is still refused.
+        expect((await failure(gateway.authenticate(`Bearer ${formatToken(created.tokenId, newTokenSecret())}`, undefined))).code).toBe(
+          ErrorCode.UNAUTHENTICATED,
+        );
+
+        // Revoked through a process without the cache (the CLI), the token is refused by the gateway.
+        expect(await identity.revokeToken(created.tokenId)).toBe(true);
+        let refused: DomainError | null = null;
+        for (let i = 0; i < 100 && !refused; i++) {
+          refused = await gateway.authenticate(`Bearer ${created.token}`, undefined).then(
+            () => null,
+            (err: DomainError) => err,
+          );
+          if (!refused) await new Promise((r) => setTimeout(r, 20));
+        }
+        expect(refused?.message).toBe('This access token has been revoked');
+        expect(principal.email).toBe('cached@example.com');
+      } finally {
+        await revocations.onApplicationShutdown();
+      }
     });
   });
 });

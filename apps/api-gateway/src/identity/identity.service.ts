@@ -1,10 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { isEmail } from 'class-validator';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DomainError, ErrorCode } from '@docintel/contracts';
 import { AccessTokenEntity, MembershipEntity, NamespaceEntity, UserEntity } from './identity.entities';
 import type { Principal } from './principal';
+import { TokenCache } from './token-cache';
 import { formatToken, hashSecret, newTokenSecret, parseToken, secretMatches } from './token-format';
 
 const NAMESPACE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
@@ -41,10 +42,20 @@ interface TokenRow {
 
 const unauthenticated = (message: string) => new DomainError(ErrorCode.UNAUTHENTICATED, message);
 
+/** The Postgres channel a revocation is announced on; every gateway evicts the token from its cache. */
+export const TOKEN_REVOKED_CHANNEL = 'docintel_token_revoked';
+
+/** The cache of verified tokens (and of memberships named by X-Namespace), when the process keeps one. */
+export const IDENTITY_CACHE = Symbol('IDENTITY_CACHE');
+export type IdentityCache = TokenCache<TokenRow | { id: string; name: string }>;
+
 /** Namespaces, users, memberships and personal access tokens. */
 @Injectable()
 export class IdentityService {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    @Optional() @Inject(IDENTITY_CACHE) private readonly cache: IdentityCache | null = null,
+  ) {}
 
   /** Creates whatever of namespace, user and membership is missing, then a new token; the token is returned once. */
   async createToken(opts: { namespace: string; email: string; name?: string; expiresInDays?: number }): Promise<CreatedToken> {
@@ -116,7 +127,10 @@ export class IdentityService {
       `UPDATE access_tokens SET revoked_time = COALESCE(revoked_time, $2) WHERE id = $1 RETURNING id`,
       [tokenId, Date.now()],
     );
-    return (res[0] as unknown[]).length > 0;
+    const revoked = (res[0] as unknown[]).length > 0;
+    if (revoked) await this.ds.query('SELECT pg_notify($1, $2)', [TOKEN_REVOKED_CHANNEL, tokenId]);
+    this.cache?.evict(tokenId);
+    return revoked;
   }
 
   async listTokens(filter: { namespace?: string; email?: string } = {}): Promise<TokenSummary[]> {
@@ -149,13 +163,15 @@ export class IdentityService {
     if (!m) throw unauthenticated('Malformed Authorization header; expected Bearer <token>');
     const parsed = parseToken(m[1]);
     if (!parsed) throw unauthenticated('Malformed access token');
-    const rows: TokenRow[] = await this.ds.query(
-      `SELECT t.secret_hash, t.expires_time, t.revoked_time, u.id AS user_id, u.email, n.id AS namespace_id, n.name AS namespace_name
-         FROM access_tokens t JOIN users u ON u.id = t.user_id JOIN namespaces n ON n.id = t.namespace_id
-        WHERE t.id = $1`,
-      [parsed.tokenId],
-    );
-    const row = rows[0];
+    const row = (await this.cached(parsed.tokenId, async () => {
+      const rows: TokenRow[] = await this.ds.query(
+        `SELECT t.secret_hash, t.expires_time, t.revoked_time, u.id AS user_id, u.email, n.id AS namespace_id, n.name AS namespace_name
+           FROM access_tokens t JOIN users u ON u.id = t.user_id JOIN namespaces n ON n.id = t.namespace_id
+          WHERE t.id = $1`,
+        [parsed.tokenId],
+      );
+      return rows[0];
+    })) as TokenRow | undefined;
     if (!row || !secretMatches(parsed.secret, row.secret_hash)) throw unauthenticated('Unknown access token');
     if (row.revoked_time !== null) throw unauthenticated('This access token has been revoked');
     if (row.expires_time !== null && Number(row.expires_time) <= Date.now()) throw unauthenticated('This access token has expired');
@@ -168,11 +184,18 @@ export class IdentityService {
     };
     const wanted = namespaceHeader?.trim();
     if (!wanted || wanted === row.namespace_name) return principal;
-    const member: Array<{ id: string; name: string }> = await this.ds.query(
-      `SELECT n.id, n.name FROM namespaces n JOIN memberships m ON m.namespace_id = n.id WHERE n.name = $1 AND m.user_id = $2`,
-      [wanted, row.user_id],
-    );
-    if (!member[0]) throw DomainError.forbidden(`You are not a member of namespace ${wanted}`);
-    return { ...principal, namespaceId: member[0].id, namespaceName: member[0].name };
+    const member = (await this.cached(`${parsed.tokenId}\u0000${wanted}`, async () => {
+      const rows: Array<{ id: string; name: string }> = await this.ds.query(
+        `SELECT n.id, n.name FROM namespaces n JOIN memberships m ON m.namespace_id = n.id WHERE n.name = $1 AND m.user_id = $2`,
+        [wanted, row.user_id],
+      );
+      return rows[0];
+    })) as { id: string; name: string } | undefined;
+    if (!member) throw DomainError.forbidden(`You are not a member of namespace ${wanted}`);
+    return { ...principal, namespaceId: member.id, namespaceName: member.name };
+  }
+
+  private cached<T extends TokenRow | { id: string; name: string }>(key: string, load: () => Promise<T | undefined>) {
+    return this.cache ? this.cache.get(key, load) : load();
   }
 }

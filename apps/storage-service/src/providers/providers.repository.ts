@@ -5,11 +5,13 @@ import type { ProviderSortField, SortOrder } from '@docintel/contracts';
 import { ProviderEntity } from './provider.entity';
 import type { ResolvedProvider } from './provider-config';
 
-const SORT_COLUMNS: Record<ProviderSortField, string> = {
-  name: 'lower(p.name)',
-  createdTime: 'p.created_time',
-  type: 'p.type',
+const SORT_KEYS: Record<ProviderSortField, (p: ProviderEntity) => string | number> = {
+  name: (p) => p.name.toLowerCase(),
+  createdTime: (p) => p.createdTime,
+  type: (p) => p.type,
 };
+
+const compare = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
 
 export interface ProviderListQuery {
   page: number;
@@ -19,10 +21,17 @@ export interface ProviderListQuery {
   q?: string;
 }
 
-/** Providers visible to a namespace. Every read takes the namespace: there is no query path without it. */
+/**
+ * Providers visible to a namespace. Every read takes the namespace: there is no query path without
+ * it. The catalogue is the operator's configuration: it changes only when a replica starts and
+ * writes it (replaceCatalog), so reads are served from that replica's copy in memory, without a
+ * database round trip on the request path.
+ */
 @Injectable()
 export class ProvidersRepository {
   private readonly repo: Repository<ProviderEntity>;
+  private catalog: ProviderEntity[] | null = null;
+  private byId = new Map<string, ProviderEntity>();
 
   constructor(private readonly ds: DataSource) {
     this.repo = ds.getRepository(ProviderEntity);
@@ -47,29 +56,36 @@ export class ProvidersRepository {
         existing.delete(p.id);
       }
       if (existing.size) await em.delete(ProviderEntity, [...existing.keys()]);
+      this.remember(await em.find(ProviderEntity));
     });
   }
 
+  private remember(rows: ProviderEntity[]): ProviderEntity[] {
+    this.catalog = rows;
+    this.byId = new Map(rows.map((p) => [p.id, p]));
+    return rows;
+  }
+
+  /** The catalogue in memory (read from the database once if this process did not write it). */
+  private async all(): Promise<ProviderEntity[]> {
+    return this.catalog ?? this.remember(await this.repo.find());
+  }
+
   async list(namespace: string, query: ProviderListQuery): Promise<{ rows: ProviderEntity[]; total: number }> {
-    const qb = this.repo
-      .createQueryBuilder('p')
-      .where('(p.namespaces IS NULL OR :namespace = ANY(p.namespaces))', { namespace });
-    if (query.q) {
-      const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      qb.andWhere('p.name ILIKE :pattern', { pattern });
-    }
-    const direction = query.sortOrder === 'desc' ? 'DESC' : 'ASC';
-    qb.orderBy(SORT_COLUMNS[query.sortBy], direction).addOrderBy('p.id', direction);
-    const [rows, total] = await qb
-      .offset(query.page * query.pageSize)
-      .limit(query.pageSize)
-      .getManyAndCount();
-    return { rows, total };
+    const q = query.q?.toLowerCase();
+    const key = SORT_KEYS[query.sortBy];
+    const sign = query.sortOrder === 'desc' ? -1 : 1;
+    const matching = (await this.all())
+      .filter((p) => ProvidersRepository.visibleTo(p, namespace) && (!q || p.name.toLowerCase().includes(q)))
+      .sort((a, b) => sign * (compare(key(a), key(b)) || compare(a.id, b.id)));
+    const from = query.page * query.pageSize;
+    return { rows: matching.slice(from, from + query.pageSize), total: matching.length };
   }
 
   /** The provider, whatever namespace may see it: callers decide between 404 and 403. */
-  findById(id: string): Promise<ProviderEntity | null> {
-    return this.repo.findOneBy({ id });
+  async findById(id: string): Promise<ProviderEntity | null> {
+    await this.all();
+    return this.byId.get(id.toLowerCase()) ?? null; // a UUID in any case, as Postgres compares them
   }
 
   static visibleTo(p: ProviderEntity, namespace: string): boolean {
