@@ -4,18 +4,31 @@
  * Postgres), compared with a bare Fastify + pg handler doing the same row read on the same
  * machine, against a private database and NATS prefix. The breakdown times each hop alone
  * under the same load and accounts CPU time per process, to show where a request's cost goes.
+ *
+ * Then a list: GET /api/core/files (a page of 20 IndexedFiles of the provider) through api-gateway
+ * -> NATS -> indexing-service (provider check: NATS -> storage-service) -> Postgres, beside a bare
+ * Fastify + pg handler running the same page and count queries. indexing-service and rules-engine
+ * start only after the provider rows are measured, so those rows see the same processes as before.
  */
 const { mkdtempSync, mkdirSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { isDeepStrictEqual } = require('node:util');
+const { Client } = require('pg');
+const { startCpuAccounting } = require('../lib/cpu');
 const { startInfrastructure } = require('../lib/infra');
+const { throwIfInterrupted } = require('../lib/interrupt');
 const { measure } = require('../lib/load');
 const { measureNats } = require('../lib/nats-load');
 const { createToken, startApp, startProcess, REPO_ROOT } = require('../lib/processes');
 
-const TARGETS = { minThroughputRatio: 0.4, maxGatewayP99Ms: 25 };
+const TARGETS = { minThroughputRatio: 0.4, maxGatewayP99Ms: 25, minListThroughputRatio: 0.4 };
+/** IndexedFiles seeded for the list; the measured page is the first LIST_PAGE_SIZE of them by name. */
+const LIST_FILES = 30;
+const LIST_PAGE_SIZE = 20;
+const SETTLE_TIMEOUT_MS = 5 * 60_000;
 const PROFILE_DIR = join(REPO_ROOT, 'bench/results/profiles');
+const TITLE = 'Providers: GET /api/core/providers/{id} and GET /api/core/files';
 
 async function getJson(url, headers) {
   const res = await fetch(url, { headers });
@@ -23,9 +36,89 @@ async function getJson(url, headers) {
   return res.json();
 }
 
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Uploads `count` small text files into bench/ of the provider and creates an IndexedFile of each. */
+async function seedFiles(baseUrl, auth, providerId, count) {
+  for (let i = 0; i < count; i++) {
+    throwIfInterrupted();
+    const name = `list-${String(i).padStart(2, '0')}.txt`;
+    const text = `Benchmark file ${i}.\n\nA short plain-text document, one of ${count} that the files list of the providers benchmark pages through.\n`;
+    const form = new FormData();
+    form.append('file', new Blob([text], { type: 'text/plain' }), name);
+    const up = await fetch(`${baseUrl}/api/core/providers/${providerId}/items?key=bench/`, { method: 'POST', headers: auth, body: form });
+    if (up.status !== 201) throw new Error(`upload ${name} answered ${up.status}: ${await up.text()}`);
+    const created = await fetch(`${baseUrl}/api/core/files`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ providerId, key: `bench/${name}` }),
+    });
+    if (created.status !== 201) throw new Error(`POST /api/core/files for ${name} answered ${created.status}: ${await created.text()}`);
+  }
+}
+
+const UNSETTLED = new Set(['PENDING', 'RUNNING']);
+/** The file is SUCCESS and none of the steps recorded in its additionalInfos is still pending or running. */
+const settled = (f) =>
+  f.lastIndexationInfos.status === 'SUCCESS' &&
+  Object.values(f.additionalInfos ?? {}).every((step) => !step || typeof step !== 'object' || !UNSETTLED.has(step.status));
+
+/**
+ * Waits until every seeded file is indexed with its asynchronous steps over, the listing has not
+ * changed for two seconds and indexing-service is idle, so that the measurement has the machine
+ * to itself. Throws when a file fails or nothing settles in time.
+ */
+async function waitUntilIndexed(baseUrl, auth, providerId, count, indexingPid) {
+  const url = `${baseUrl}/api/core/files?providerId=${providerId}&page=0&pageSize=100`;
+  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+  let previous = null;
+  let stableSince = 0;
+  for (;;) {
+    throwIfInterrupted();
+    const files = (await getJson(url, auth)).data;
+    const failed = files.filter((f) => ['FAILED', 'ABORTED'].includes(f.lastIndexationInfos.status));
+    if (failed.length) {
+      throw new Error(`indexing failed: ${failed.map((f) => `${f.name}: ${f.lastIndexationInfos.errorMessage}`).join('; ')}`);
+    }
+    const body = JSON.stringify(files);
+    const done = files.length === count && files.every(settled);
+    if (!done || body !== previous) stableSince = Date.now();
+    previous = body;
+    if (done && Date.now() - stableSince >= 2000) {
+      // indexing-service's own CPU over one second: below 3% of a core counts as idle.
+      const accounting = startCpuAccounting({ indexing: indexingPid });
+      await sleep(1000);
+      const used = accounting.stop();
+      if (!used || used.groups.indexing < 30) return files;
+    }
+    if (Date.now() > deadline) {
+      const summary = files.map((f) => `${f.name} ${f.lastIndexationInfos.status} ${JSON.stringify(f.additionalInfos)}`).join('\n  ');
+      throw new Error(`the seeded files did not settle within ${SETTLE_TIMEOUT_MS / 1000} s (${files.length} of ${count}):\n  ${summary}`);
+    }
+    await sleep(500);
+  }
+}
+
+/** The namespace id the gateway gave the seeded files (the bare list server takes it as configuration). */
+async function namespaceOfFiles(databaseUrl, providerId) {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT DISTINCT namespace_id FROM indexing.files WHERE provider_id = $1', [providerId]);
+    if (rows.length !== 1) throw new Error(`expected the seeded files in one namespace, found ${rows.length}`);
+    return rows[0].namespace_id;
+  } finally {
+    await client.end();
+  }
+}
+
 async function run(opts, log) {
   const infra = await startInfrastructure('providers');
-  const storageRoot = mkdtempSync(join(tmpdir(), 'docintel-bench-'));
+  const workDir = mkdtempSync(join(tmpdir(), 'docintel-bench-'));
+  const storageRoot = join(workDir, 'storage');
+  const indexTempDir = join(workDir, 'index-tmp');
+  mkdirSync(storageRoot);
+  mkdirSync(indexTempDir);
   const started = [];
   const nodeArgs = (name) => {
     if (!opts.profile) return [];
@@ -43,11 +136,15 @@ async function run(opts, log) {
   const shared = { postgres: 'postgres', 'nats-server': 'nats-server' };
   const say = (what) => log(`${what}: ${opts.warmupS} s warm-up + ${opts.durationS} s at ${opts.connections} connections`);
   const rows = {};
+  let listChanged = false;
+  let listBodyBytes = 0;
   try {
     log(`database ${infra.database}, NATS prefix ${infra.natsPrefix}`);
     const storage = await startApp('storage-service', env, { nodeArgs: nodeArgs('storage-service') });
     started.push(storage);
-    const gateway = await startApp('api-gateway', env, { nodeArgs: nodeArgs('api-gateway') });
+    // Uploads (for the list's files) go from the gateway, and file bytes to indexing, over storage's HTTP port.
+    const withStorage = { ...env, STORAGE_SERVICE_URL: storage.url, INDEX_TEMP_DIR: indexTempDir };
+    const gateway = await startApp('api-gateway', withStorage, { nodeArgs: nodeArgs('api-gateway') });
     started.push(gateway);
     const token = await createToken(env, 'bench', 'bench@example.com');
     const auth = { authorization: `Bearer ${token}` };
@@ -73,6 +170,37 @@ async function run(opts, log) {
       say('gateway HTTP stack (/health/live)');
       rows.httpHop = await measure({ url: `${gateway.url}/health/live`, cpu, ...load });
     }
+
+    // The list: indexing-service (with rules-engine, which its pipeline asks) joins, files are seeded and indexed.
+    const rules = await startApp('rules-engine', withStorage, { nodeArgs: nodeArgs('rules-engine') });
+    started.push(rules);
+    const indexing = await startApp('indexing-service', withStorage, { nodeArgs: nodeArgs('indexing-service'), timeoutMs: 120_000 });
+    started.push(indexing);
+    log(`seeding ${LIST_FILES} text files and waiting until they are indexed`);
+    const seedStarted = Date.now();
+    await seedFiles(gateway.url, auth, providerId, LIST_FILES);
+    await waitUntilIndexed(gateway.url, auth, providerId, LIST_FILES, indexing.pid);
+    log(`indexed and idle after ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
+    const listPath = `/api/core/files?providerId=${providerId}&page=0&pageSize=${LIST_PAGE_SIZE}`;
+    const expectedList = await getJson(`${gateway.url}${listPath}`, auth);
+    if (expectedList.data.length !== LIST_PAGE_SIZE || expectedList.totalElements !== LIST_FILES) {
+      throw new Error(
+        `the list page has ${expectedList.data.length} of ${expectedList.totalElements} files, expected ${LIST_PAGE_SIZE} of ${LIST_FILES}`,
+      );
+    }
+    listBodyBytes = Buffer.byteLength(JSON.stringify(expectedList));
+    const namespaceId = await namespaceOfFiles(infra.databaseUrl, providerId);
+    say('list through the gateway');
+    rows.listGateway = await measure({
+      url: `${gateway.url}${listPath}`,
+      headers: auth,
+      cpu: { ...cpu, 'indexing-service': indexing.pid },
+      ...load,
+    });
+    // A listing that changed under the measurement means indexing was still at work during it.
+    const listAfter = await getJson(`${gateway.url}${listPath}`, auth);
+    listChanged = !isDeepStrictEqual(listAfter, expectedList);
+    if (listChanged) log('warning: the files list changed during its measurement');
     // Only one contender runs at a time, so neither takes CPU from the other.
     while (started.length) await started.pop().stop();
 
@@ -87,15 +215,29 @@ async function run(opts, log) {
     }
     say('bare');
     rows.bare = await measure({ url: `${bare.url}${path}`, cpu: { bare: bare.pid, ...shared }, ...load });
+    await started.pop().stop();
+
+    const bareList = await startProcess('bare-list', join(__dirname, '../servers/bare-files.js'), {
+      env: { DATABASE_URL: infra.databaseUrl, NAMESPACE_ID: namespaceId },
+      nodeArgs: nodeArgs('bare-list'),
+    });
+    started.push(bareList);
+    const bareListBody = await getJson(`${bareList.url}${listPath}`);
+    if (!isDeepStrictEqual(bareListBody, listAfter)) {
+      throw new Error(`the bare list answers differently from the gateway:\n${JSON.stringify(bareListBody)}\n${JSON.stringify(listAfter)}`);
+    }
+    say('bare list');
+    rows.listBare = await measure({ url: `${bareList.url}${listPath}`, cpu: { bare: bareList.pid, ...shared }, ...load });
   } finally {
     const stops = await Promise.allSettled(started.map((p) => p.stop()));
-    rmSync(storageRoot, { recursive: true, force: true });
+    rmSync(workDir, { recursive: true, force: true });
     await infra.teardown();
     for (const s of stops) if (s.status === 'rejected') log(`stopping a process failed: ${s.reason}`);
   }
 
   const ratio = rows.gateway.rps / rows.bare.rps;
-  const failed = rows.gateway.failed + rows.bare.failed;
+  const listRatio = rows.listGateway.rps / rows.listBare.rps;
+  const failed = rows.gateway.failed + rows.bare.failed + rows.listGateway.failed + rows.listBare.failed;
   const checks = [
     {
       target: `gateway throughput ≥ ${TARGETS.minThroughputRatio * 100}% of bare`,
@@ -107,21 +249,37 @@ async function run(opts, log) {
       measured: `${rows.gateway.p99} ms`,
       pass: rows.gateway.p99 < TARGETS.maxGatewayP99Ms,
     },
+    {
+      target: `list: gateway ≥ ${TARGETS.minListThroughputRatio * 100}% of bare`,
+      measured: `${(listRatio * 100).toFixed(1)}%`,
+      pass: listRatio >= TARGETS.minListThroughputRatio,
+    },
     { target: 'no failed requests', measured: `${failed}`, pass: failed === 0 },
   ];
-  return { rows, ratio, checks, pass: checks.every((c) => c.pass) };
+  return {
+    rows,
+    ratio,
+    listRatio,
+    list: { files: LIST_FILES, pageSize: LIST_PAGE_SIZE, bodyBytes: listBodyBytes, changedDuringMeasurement: listChanged },
+    checks,
+    pass: checks.every((c) => c.pass),
+  };
 }
 
 const LABELS = {
-  gateway: 'gateway: HTTP → api-gateway (token check in Postgres) → NATS → storage-service → Postgres',
+  gateway: 'gateway: HTTP → api-gateway (token check, cached for AUTH_CACHE_MS) → NATS → storage-service (providers in memory)',
   bare: 'bare: one Fastify process, pg, same row read, no auth',
-  storageHop: 'hop: NATS request → storage-service → Postgres (no HTTP, no auth)',
-  natsHop: 'hop: NATS request → storage-service ping (no Postgres)',
+  listGateway: `list: HTTP → api-gateway → NATS → indexing-service (provider check: NATS → storage-service) → Postgres, ${LIST_PAGE_SIZE} of ${LIST_FILES} files`,
+  listBare: 'list bare: one Fastify process, pg, same page and count queries, no auth',
+  storageHop: 'hop: NATS request → storage-service providers.get (providers in memory; no HTTP, no auth)',
+  natsHop: 'hop: NATS request → storage-service ping',
   httpHop: 'hop: HTTP → api-gateway GET /health/live (no auth, no NATS, no Postgres)',
 };
 const SHORT = {
   gateway: 'gateway path',
   bare: 'bare',
+  listGateway: 'list: gateway path',
+  listBare: 'list: bare',
   storageHop: 'hop: storage-service over NATS',
   natsHop: 'hop: NATS ping',
   httpHop: 'hop: gateway /health/live',
@@ -130,6 +288,7 @@ const CPU_COLUMNS = [
   ['load generator (bench process)', 'load gen.'],
   ['api-gateway', 'api-gateway'],
   ['storage-service', 'storage-service'],
+  ['indexing-service', 'indexing-service'],
   ['bare', 'bare server'],
   ['postgres', 'postgres'],
   ['nats-server', 'nats-server'],
@@ -156,24 +315,32 @@ function othersShare(r) {
 function markdown(result, opts, machine) {
   const { rows } = result;
   const noisy = Object.entries(rows).filter(([, r]) => othersShare(r) > 0.15);
-  const order = ['gateway', 'bare', 'storageHop', 'natsHop', 'httpHop'].filter((k) => rows[k]);
+  const measured = ['gateway', 'bare', 'listGateway', 'listBare'];
+  const hops = ['storageHop', 'natsHop', 'httpHop'].filter((k) => rows[k]);
+  const order = [...measured, ...hops];
   const perf = (k) => `| ${LABELS[k]} | ${fmt(rows[k].rps)} | ${round1(rows[k].p50)} | ${round1(rows[k].p99)} | ${rows[k].failed} |`;
   const cpuRows = order.map((k) => cpuRow(SHORT[k], rows[k])).filter(Boolean);
   const lines = [
-    '## Providers: GET /api/core/providers/{id}',
+    `## ${TITLE}`,
     '',
     `Command: \`npm run bench -- providers\`. Load: autocannon (hops over NATS: the same number of ` +
       `concurrent callers), ${opts.connections} connections, ${opts.warmupS} s warm-up then ${opts.durationS} s ` +
       `measured, one contender at a time; single instances of api-gateway and storage-service with their default settings.`,
+    '',
+    `List: \`GET /api/core/files?providerId=…&page=0&pageSize=${result.list.pageSize}\` (a ${(result.list.bodyBytes / 1024).toFixed(1)} KiB JSON page) over ${result.list.files} small text files ` +
+      `uploaded and created (POST /api/core/files) in the benchmark's namespace, measured once they are SUCCESS with their ` +
+      `asynchronous steps over and indexing-service idle; indexing-service and rules-engine (default settings) run only ` +
+      `from then on, so the provider rows see the same processes as without them.`,
     '',
     `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB RAM, ${machine.os}, Node ${machine.node}. ` +
       `Measured ${machine.date}. Postgres, NATS, the services and the load generator share this machine.`,
     '',
     '| path | requests/s | p50 (ms) | p99 (ms) | failed |',
     '|---|---:|---:|---:|---:|',
-    ...['gateway', 'bare'].map(perf),
+    ...measured.map(perf),
     '',
-    `Gateway / bare throughput: **${(result.ratio * 100).toFixed(1)}%**.`,
+    `Gateway / bare throughput: **${(result.ratio * 100).toFixed(1)}%**. ` +
+      `List: gateway / bare throughput: **${(result.listRatio * 100).toFixed(1)}%**.`,
     '',
     '| target | measured | result |',
     '|---|---:|---|',
@@ -186,7 +353,10 @@ function markdown(result, opts, machine) {
         'these numbers are lower than a quiet machine gives.',
     );
   }
-  if (order.length > 2) {
+  if (result.list.changedDuringMeasurement) {
+    lines.push('', 'Warning: the files list changed during its measurement, so indexing was still at work then.');
+  }
+  if (hops.length) {
     lines.push(
       '',
       '### Breakdown: each hop alone, same load',
@@ -194,7 +364,7 @@ function markdown(result, opts, machine) {
       '| hop | requests/s | p50 (ms) | p99 (ms) | failed |',
       '|---|---:|---:|---:|---:|',
     );
-    lines.push(...order.slice(2).map(perf));
+    lines.push(...hops.map(perf));
   }
   if (cpuRows.length) {
     lines.push(
@@ -212,4 +382,4 @@ function markdown(result, opts, machine) {
   return lines.join('\n');
 }
 
-module.exports = { id: 'providers', title: 'Providers: GET /api/core/providers/{id}', run, markdown, TARGETS };
+module.exports = { id: 'providers', title: TITLE, run, markdown, TARGETS };
