@@ -115,11 +115,14 @@ export class FilesRepository {
     if (query.q) qb.andWhere('f.name ILIKE :pattern', { pattern: containsPattern(query.q) });
     const direction = query.sortOrder === 'desc' ? 'DESC' : 'ASC';
     qb.orderBy(SORT_COLUMNS[query.sortBy], direction).addOrderBy('f.id', direction);
-    const [rows, total] = await qb
+    // One query for the page and the total (a window count); a second only when the page is past the end.
+    const { entities, raw } = await qb
+      .addSelect('count(*) OVER ()', 'total')
       .offset(query.page * query.pageSize)
       .limit(query.pageSize)
-      .getManyAndCount();
-    return { rows, total };
+      .getRawAndEntities<{ total: string }>();
+    if (entities.length) return { rows: entities, total: Number(raw[0].total) };
+    return { rows: [], total: query.page === 0 ? 0 : await qb.offset(undefined).limit(undefined).getCount() };
   }
 
   /**
