@@ -10,6 +10,7 @@ import {
 } from '@docintel/testing';
 import { json } from './support/http';
 import { eventually, Indexer } from './support/indexing';
+import type { AgentAnnotation, AgentJob, AgentOutputs, AgentTrace } from './support/agent';
 
 /**
  * Agent jobs run by the LLM engine (AGENT_ENGINE=llm) with every service running for real; the
@@ -23,39 +24,10 @@ import { eventually, Indexer } from './support/indexing';
  * bearer token tells which replica made it.
  */
 
-interface Job {
-  jobId: string;
-  status: string;
-  taskType: string;
-  name: string;
-  errorMessage?: string;
-}
-interface Outputs {
-  answer: string | Record<string, unknown>;
-  explanation: string;
-  referenceIds: string[];
-  conversationId?: string;
-}
-interface Annotation {
-  id: { id: string; entityType: string };
-  type: string;
-  data: { type: string; content: string; documentId: string; positions: Array<{ type: string; line_number?: number }> };
-}
-interface TraceStep {
-  attempt: number;
-  iteration: number;
-  tool: string;
-  arguments: Record<string, unknown>;
-  result?: unknown;
-  error?: string;
-  startedAt: string;
-  durationMs: number;
-}
-interface Trace {
-  jobId: string;
-  engine: string;
-  steps: TraceStep[];
-}
+type Job = AgentJob;
+type Outputs = AgentOutputs;
+type Annotation = AgentAnnotation;
+type Trace = AgentTrace;
 interface ToolPassage {
   handle: string;
   fileId: string;

@@ -1,4 +1,5 @@
 import { TestStack } from '@docintel/testing';
+import type { AgentAnnotation, AgentJob, AgentOutputs, AgentTrace } from './support/agent';
 import { errorBody, json } from './support/http';
 import { eventually, Indexer } from './support/indexing';
 
@@ -9,28 +10,10 @@ import { eventually, Indexer } from './support/indexing';
  * every answer is checked against the document and its citations against the lines they point at.
  */
 
-interface Job {
-  jobId: string;
-  status: string;
-  taskType: string;
-  errorMessage?: string;
-}
-interface Outputs {
-  answer: string | Record<string, unknown>;
-  explanation: string;
-  referenceIds: string[];
-  conversationId?: string;
-}
-interface Annotation {
-  id: { id: string; entityType: string };
-  type: string;
-  data: { type: string; content: string; documentId: string; positions: Array<{ type: string; line_number?: number }> };
-}
-interface Trace {
-  jobId: string;
-  engine: string;
-  steps: Array<{ tool: string; iteration: number; arguments: Record<string, unknown>; error?: string; result?: unknown; attempt: number }>;
-}
+type Job = AgentJob;
+type Outputs = AgentOutputs;
+type Annotation = AgentAnnotation;
+type Trace = AgentTrace;
 interface JobPage {
   data: Job[];
   totalElements?: number;
@@ -61,7 +44,8 @@ describe('agent jobs (built-in planner)', () => {
     await stack?.stop();
   });
 
-  const create = async (who: Indexer, body: unknown, headers: Record<string, string> = {}) => json<Job>(await who.call('POST', '/api/core/agent/jobs', body, headers));
+  const create = async (who: Indexer, body: unknown, headers: Record<string, string> = {}) =>
+    json<Job>(await who.call('POST', '/api/core/agent/jobs', body, headers));
   const finished = (jobId: string, who = alice) =>
     eventually(
       `agent job ${jobId}`,
@@ -70,7 +54,8 @@ describe('agent jobs (built-in planner)', () => {
       120_000,
     );
   const outputs = async (jobId: string, who = alice) => json<Outputs>(await who.call('GET', `/api/core/agent/jobs/${jobId}/results`));
-  const annotations = async (jobId: string, who = alice) => json<Annotation[]>(await who.call('GET', `/api/core/agent/jobs/${jobId}/annotations`));
+  const annotations = async (jobId: string, who = alice) =>
+    json<Annotation[]>(await who.call('GET', `/api/core/agent/jobs/${jobId}/annotations`));
 
   /** The answer's citations resolve to annotations of the job that quote the document at a line. */
   const expectCited = async (jobId: string, out: Outputs, expected: RegExp) => {
@@ -78,7 +63,11 @@ describe('agent jobs (built-in planner)', () => {
     const cited = await annotations(jobId);
     expect(cited.map((a) => a.id.id).sort()).toEqual([...out.referenceIds].sort());
     for (const a of cited) {
-      expect(a).toMatchObject({ type: 'DOCUMENT_STATEMENT', id: { entityType: 'ANNOTATION' }, data: { type: 'DOCUMENT_STATEMENT', documentId: roberts } });
+      expect(a).toMatchObject({
+        type: 'DOCUMENT_STATEMENT',
+        id: { entityType: 'ANNOTATION' },
+        data: { type: 'DOCUMENT_STATEMENT', documentId: roberts },
+      });
       expect(a.data.positions[0]).toMatchObject({ type: 'LINE', line_number: expect.any(Number) });
     }
     expect(cited.map((a) => a.data.content).join('\n')).toMatch(expected);
@@ -103,11 +92,18 @@ describe('agent jobs (built-in planner)', () => {
     await expectCited(second.jobId, two, /Bangor/);
 
     const inputs = await json<Record<string, unknown>>(await alice.call('GET', `/api/core/agent/jobs/${second.jobId}/inputs`));
-    expect(inputs).toMatchObject({ message: 'Where was he born?', conversationId: one.conversationId, files: { fileIds: [roberts] }, maxIterations: expect.any(Number) });
+    expect(inputs).toMatchObject({
+      message: 'Where was he born?',
+      conversationId: one.conversationId,
+      files: { fileIds: [roberts] },
+      maxIterations: expect.any(Number),
+    });
 
     // The conversation's jobs, newest first; other jobs of Alice are not in it.
     await create(alice, { message: 'A new conversation', files: { fileIds: [roberts] } });
-    const page = await json<JobPage>(await alice.call('GET', `/api/core/agent/jobs?page=0&pageSize=10&conversationId=${one.conversationId}`));
+    const page = await json<JobPage>(
+      await alice.call('GET', `/api/core/agent/jobs?page=0&pageSize=10&conversationId=${one.conversationId}`),
+    );
     expect(page.data.map((j) => j.jobId)).toEqual([second.jobId, first.jobId]);
     const all = await json<JobPage>(await alice.call('GET', '/api/core/agent/jobs?page=0&pageSize=10'));
     expect(all.data).toHaveLength(3);
@@ -121,11 +117,17 @@ describe('agent jobs (built-in planner)', () => {
     expect(JSON.stringify(search?.result)).toMatch(/Bangor/);
 
     // Bob (same namespace) and Carol (another) can neither continue nor read Alice's conversation.
-    const theirs = await bob.call('POST', '/api/core/agent/jobs', { message: 'And then?', conversation_id: one.conversationId, files: { fileIds: [roberts] } });
+    const theirs = await bob.call('POST', '/api/core/agent/jobs', {
+      message: 'And then?',
+      conversation_id: one.conversationId,
+      files: { fileIds: [roberts] },
+    });
     expect((await errorBody(theirs, 404, 'NOT_FOUND')).details).toEqual([{ field: 'conversation_id', problem: expect.any(String) }]);
     await errorBody(await carol.call('GET', `/api/core/agent/jobs/${second.jobId}`), 404, 'NOT_FOUND');
     await errorBody(await carol.call('GET', `/api/core/agent/jobs/${second.jobId}/trace`), 404, 'NOT_FOUND');
-    expect((await json<JobPage>(await bob.call('GET', `/api/core/agent/jobs?page=0&pageSize=10&conversationId=${one.conversationId}`))).data).toEqual([]);
+    expect(
+      (await json<JobPage>(await bob.call('GET', `/api/core/agent/jobs?page=0&pageSize=10&conversationId=${one.conversationId}`))).data,
+    ).toEqual([]);
   });
 
   it('answers a stateless conversation; roles in any case', async () => {
@@ -159,7 +161,10 @@ describe('agent jobs (built-in planner)', () => {
     const job = await create(alice, { message: 'Summarise Iwan Roberts', files: { fileIds: [roberts] }, output_model_schema: schema });
     expect(await finished(job.jobId)).toMatchObject({ status: 'SUCCESS' });
     const out = await outputs(job.jobId);
-    expect(out.answer).toMatchObject({ full_name: expect.stringMatching(/Iwan Wyn Roberts/), place_of_birth: expect.stringMatching(/Bangor/) });
+    expect(out.answer).toMatchObject({
+      full_name: expect.stringMatching(/Iwan Wyn Roberts/),
+      place_of_birth: expect.stringMatching(/Bangor/),
+    });
     const answer = out.answer as Record<string, unknown>;
     if ('caps' in answer) expect(answer.caps).toBe(15);
     expect(Object.keys(answer).every((k) => k in schema.properties)).toBe(true);
@@ -169,7 +174,11 @@ describe('agent jobs (built-in planner)', () => {
     const impossible = await create(alice, {
       message: 'Summarise Iwan Roberts',
       files: { fileIds: [roberts] },
-      output_model_schema: { type: 'object', properties: { salary_in_euros: { type: 'integer', description: 'His yearly salary in euros' } }, required: ['salary_in_euros'] },
+      output_model_schema: {
+        type: 'object',
+        properties: { salary_in_euros: { type: 'integer', description: 'His yearly salary in euros' } },
+        required: ['salary_in_euros'],
+      },
     });
     const failed = await finished(impossible.jobId);
     expect(failed.status).toBe('FAILED');
@@ -179,13 +188,27 @@ describe('agent jobs (built-in planner)', () => {
   it('returns the same job for the same Idempotency-Key and body, 409 for another body, and keeps keys per user', async () => {
     const body = { message: 'When was Iwan Roberts born?', files: { fileIds: [roberts] } };
     const first = await create(alice, body, { 'Idempotency-Key': 'birth-1' });
-    const again = await create(alice, { files: { fileIds: [roberts] }, message: 'When was Iwan Roberts born?' }, { 'Idempotency-Key': 'birth-1' });
+    const again = await create(
+      alice,
+      { files: { fileIds: [roberts] }, message: 'When was Iwan Roberts born?' },
+      { 'Idempotency-Key': 'birth-1' },
+    );
     expect(again.jobId).toBe(first.jobId);
-    const [a, b] = await Promise.all([create(alice, body, { 'Idempotency-Key': 'race-1' }), create(alice, body, { 'Idempotency-Key': 'race-1' })]);
+    const [a, b] = await Promise.all([
+      create(alice, body, { 'Idempotency-Key': 'race-1' }),
+      create(alice, body, { 'Idempotency-Key': 'race-1' }),
+    ]);
     expect(a.jobId).toBe(b.jobId);
 
-    const conflict = await alice.call('POST', '/api/core/agent/jobs', { ...body, message: 'Something else?' }, { 'Idempotency-Key': 'birth-1' });
-    expect((await errorBody(conflict, 409, 'CONFLICT')).details).toEqual([{ field: 'Idempotency-Key', problem: expect.stringContaining(first.jobId) }]);
+    const conflict = await alice.call(
+      'POST',
+      '/api/core/agent/jobs',
+      { ...body, message: 'Something else?' },
+      { 'Idempotency-Key': 'birth-1' },
+    );
+    expect((await errorBody(conflict, 409, 'CONFLICT')).details).toEqual([
+      { field: 'Idempotency-Key', problem: expect.stringContaining(first.jobId) },
+    ]);
 
     const bobs = await create(bob, body, { 'Idempotency-Key': 'birth-1' });
     expect(bobs.jobId).not.toBe(first.jobId);
@@ -200,15 +223,30 @@ describe('agent jobs (built-in planner)', () => {
     const fileIds = [roberts];
     const cases: Array<[unknown, string]> = [
       [{ message: 'a', messages: [{ role: 'user', content: 'b' }], files: { fileIds } }, 'messages'],
-      [{ messages: [{ role: 'user', content: 'b' }], conversation_id: '00000000-0000-4000-8000-000000000000', files: { fileIds } }, 'conversation_id'],
+      [
+        { messages: [{ role: 'user', content: 'b' }], conversation_id: '00000000-0000-4000-8000-000000000000', files: { fileIds } },
+        'conversation_id',
+      ],
       [{ files: { fileIds } }, 'message'],
       [{ message: null, messages: null, files: { fileIds } }, 'message'],
-      [{ messages: [{ role: 'user', content: 'b' }, { role: 'assistant', content: 'c' }], files: { fileIds } }, 'messages[1].role'],
+      [
+        {
+          messages: [
+            { role: 'user', content: 'b' },
+            { role: 'assistant', content: 'c' },
+          ],
+          files: { fileIds },
+        },
+        'messages[1].role',
+      ],
       [{ messages: [{ role: 'robot', content: 'b' }], files: { fileIds } }, 'messages[0].role'],
       [{ message: 'a', files: { fileIds }, max_iterations: 0 }, 'max_iterations'],
       [{ message: 'a', files: { fileIds }, completion_config: { model: 'HUGE' } }, 'completion_config.model'],
       [{ message: 'a', files: { fileIds }, completion_config: { temperature: 3 } }, 'completion_config.temperature'],
-      [{ message: 'a', files: { fileIds }, output_model_schema: { type: 'object', properties: { a: { type: 'no-such-type' } } } }, 'output_model_schema'],
+      [
+        { message: 'a', files: { fileIds }, output_model_schema: { type: 'object', properties: { a: { type: 'no-such-type' } } } },
+        'output_model_schema',
+      ],
       [{ message: 'a', files: { fileIds }, output_model_schema: 'not a schema' }, 'output_model_schema'],
       [{ message: 'a', files: { fileIds }, conversation_id: 'not-a-uuid' }, 'conversation_id'],
       [{ message: 'a\u0000b'.repeat(20_000), files: { fileIds } }, 'message'],
@@ -219,10 +257,16 @@ describe('agent jobs (built-in planner)', () => {
       const err = await errorBody(res, 400, 'VALIDATION_FAILED');
       expect({ body, fields: err.details.map((d) => d.field) }).toEqual({ body, fields: expect.arrayContaining([field]) });
     }
-    const unknown = await alice.call('POST', '/api/core/agent/jobs', { message: 'a', conversation_id: '00000000-0000-4000-8000-000000000000', files: { fileIds } });
+    const unknown = await alice.call('POST', '/api/core/agent/jobs', {
+      message: 'a',
+      conversation_id: '00000000-0000-4000-8000-000000000000',
+      files: { fileIds },
+    });
     expect((await errorBody(unknown, 404, 'NOT_FOUND')).details[0].field).toBe('conversation_id');
     await errorBody(await alice.call('GET', '/api/core/agent/jobs?page=0'), 400, 'VALIDATION_FAILED');
-    expect((await errorBody(await alice.call('GET', '/api/core/agent/jobs/not-a-job'), 400, 'VALIDATION_FAILED')).details[0].field).toBe('jobId');
+    expect((await errorBody(await alice.call('GET', '/api/core/agent/jobs/not-a-job'), 400, 'VALIDATION_FAILED')).details[0].field).toBe(
+      'jobId',
+    );
   });
 
   it('ends a cancelled job ABORTED with its reason', async () => {

@@ -11,6 +11,7 @@
 const { readFileSync } = require('node:fs');
 const { basename, join } = require('node:path');
 const { throwIfInterrupted } = require('../lib/interrupt');
+const { api, until } = require('../lib/api');
 const { REPO_ROOT } = require('../lib/processes');
 const { startHardeningStack } = require('../hardening/stack');
 const { grade, percentile, EXTRA_WORDS } = require('./grading');
@@ -20,29 +21,6 @@ const SET = JSON.parse(readFileSync(join(__dirname, 'questions.json'), 'utf8'));
 const TARGET_MS = 2000;
 const POLL_MS = 20;
 const DONE = ['SUCCESS', 'FAILED', 'ABORTED'];
-
-async function api(stack, token, method, path, body) {
-  const res = await fetch(`${stack.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-    signal: AbortSignal.timeout(30_000),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : null;
-}
-
-async function until(what, read, ready, timeoutMs, everyMs) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    throwIfInterrupted();
-    const value = await read();
-    if (ready(value)) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}: ${JSON.stringify(value).slice(0, 500)}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
 
 /** Uploads and registers the documents of the set; resolves with { name: fileId } once all are indexed. */
 async function indexDocuments(stack, token, log) {

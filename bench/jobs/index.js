@@ -9,6 +9,7 @@
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { throwIfInterrupted } = require('../lib/interrupt');
+const { api, until } = require('../lib/api');
 const { REPO_ROOT } = require('../lib/processes');
 const { startHardeningStack } = require('../hardening/stack');
 
@@ -34,29 +35,6 @@ const QUESTIONS = [
   { question: 'Does LayoutParser support OCR?', answerType: { dataType: 'BOOL' } },
 ];
 const TARGET_MS = 2000;
-
-async function api(stack, token, method, path, body) {
-  const res = await fetch(`${stack.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-    signal: AbortSignal.timeout(30_000),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : null;
-}
-
-async function until(what, read, ready, timeoutMs, everyMs) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    throwIfInterrupted();
-    const value = await read();
-    if (ready(value)) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}: ${JSON.stringify(value).slice(0, 500)}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
 
 /** VmRSS and VmHWM (peak) of a process, in MiB. */
 function memoryOf(pid) {
