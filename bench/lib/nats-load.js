@@ -7,6 +7,8 @@ const { connect, headers: natsHeaders } = require('nats');
 const { startCpuAccounting } = require('./cpu');
 const { isInterrupted, throwIfInterrupted } = require('./interrupt');
 
+const RPC_STATUS_HEADER = 'x-rpc-status';
+
 function percentile(sorted, p) {
   if (!sorted.length) return 0;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -23,7 +25,8 @@ async function loop(nc, { subject, payload, headers, concurrency, durationS, rec
       const t0 = process.hrtime.bigint();
       try {
         const msg = await nc.request(subject, data, { timeout: 10_000, headers: h });
-        if (!JSON.parse(Buffer.from(msg.data).toString()).ok) failed++;
+        // An RpcServer says in a header whether the body is data or an error (libs/messaging/src/rpc-reply.ts).
+        if (msg.headers?.get(RPC_STATUS_HEADER) !== 'ok') failed++;
       } catch {
         failed++;
       }

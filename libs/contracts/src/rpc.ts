@@ -19,7 +19,7 @@ export const RpcHeaders = {
 import type { ClassConstructor } from 'class-transformer';
 import type { ErrorPayload } from './errors';
 
-/** The reply envelope of every request/reply subject. */
+/** The outcome of a request/reply handler; on the wire its status travels in a header (libs/messaging rpc-reply.ts). */
 export type RpcReply<T> = { ok: true; data: T } | { ok: false; error: ErrorPayload };
 
 /** The payload of a call that takes none: callers send `{}`. */

@@ -1,10 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode as NatsErrorCode, JSONCodec, headers as natsHeaders, NatsError, type NatsConnection } from 'nats';
-import { DomainError, ErrorCode, RpcHeaders, type RpcCall, type RpcContext, type RpcReply } from '@docintel/contracts';
+import { DomainError, ErrorCode, RpcHeaders, type RpcCall, type RpcContext } from '@docintel/contracts';
 import { Metrics } from '@docintel/observability';
 import { NATS_CONNECTION, NATS_OPTIONS, prefixedSubject, type NatsOptions } from './nats.options';
+import { decodeData, decodeError, RPC_STATUS_HEADER, RpcStatus } from './rpc-reply';
 
 const codec = JSONCodec<unknown>();
+
+declare const jsonOf: unique symbol;
+/** The JSON bytes of a `T`, as RpcClient.callJson returns them; the type only says what they hold. */
+export type JsonBytes<T> = Buffer & { readonly [jsonOf]?: T };
 
 /** Sends request/reply messages to services and turns failures into DomainErrors. */
 @Injectable()
@@ -21,10 +26,25 @@ export class RpcClient {
    * answer within `timeoutMs` rejects with a DomainError.
    */
   call<Req, Res>(call: RpcCall<Req, Res>, payload: NoInfer<Req>, ctx: RpcContext, timeoutMs = this.options.rpcTimeoutMs): Promise<Res> {
-    return this.send<Res>(call.subject, payload, ctx, timeoutMs);
+    return this.send(call.subject, payload, ctx, timeoutMs, (body) => decodeData(body) as Res);
   }
 
-  private async send<T>(subject: string, payload: unknown, ctx: RpcContext, timeoutMs: number): Promise<T> {
+  /**
+   * As `call`, but resolves with the reply's JSON as it came from the service, unparsed: for a
+   * large reply that is only passed on (an HTTP body), parsing and serialising it again is wasted
+   * work. Failures reject exactly as they do for `call`. Empty when the handler returned nothing.
+   */
+  callJson<Req, Res>(
+    call: RpcCall<Req, Res>,
+    payload: NoInfer<Req>,
+    ctx: RpcContext,
+    timeoutMs = this.options.rpcTimeoutMs,
+  ): Promise<JsonBytes<Res>> {
+    // A view on the received bytes, not a copy: nats.js does not reuse them.
+    return this.send(call.subject, payload, ctx, timeoutMs, (body) => Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+  }
+
+  private async send<T>(subject: string, payload: unknown, ctx: RpcContext, timeoutMs: number, read: (body: Uint8Array) => T): Promise<T> {
     const h = natsHeaders();
     h.set(RpcHeaders.requestId, ctx.requestId);
     if (ctx.namespaceId) h.set(RpcHeaders.namespaceId, ctx.namespaceId);
@@ -37,12 +57,15 @@ export class RpcClient {
         timeout: timeoutMs,
         headers: h,
       });
-      const reply = codec.decode(msg.data) as RpcReply<T>;
-      if (!reply.ok) {
-        outcome = reply.error.code;
-        throw DomainError.fromPayload(reply.error);
+      const status = msg.headers?.get(RPC_STATUS_HEADER);
+      if (status === RpcStatus.ok) return read(msg.data);
+      if (status !== RpcStatus.error) {
+        outcome = 'BAD_REPLY';
+        throw this.badReply(subject, status);
       }
-      return reply.data;
+      const error = decodeError(msg.data);
+      outcome = error.code;
+      throw DomainError.fromPayload(error);
     } catch (err) {
       if (err instanceof NatsError) {
         outcome = err.code;
@@ -52,6 +75,15 @@ export class RpcClient {
     } finally {
       this.metrics.rpcClientDuration.observe({ subject, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
     }
+  }
+
+  /** A reply without a known status: not from an RpcServer of this version (a mixed deployment, or another responder). */
+  private badReply(subject: string, status: string | undefined): DomainError {
+    const service = subject.split('.')[0];
+    return new DomainError(
+      ErrorCode.SERVICE_UNAVAILABLE,
+      `Messaging failure talking to the ${service} service: a reply with ${status ? `status ${status}` : `no ${RPC_STATUS_HEADER} header`}`,
+    );
   }
 
   private transportError(err: NatsError, subject: string, timeoutMs: number): DomainError {

@@ -93,6 +93,10 @@ describe('RPC server: replies that cannot be sent', () => {
     // The server is still there, and a reply that fits still goes through.
     await expect(client.call(S.echo, { still: 'alive' }, ctx('req-after'))).resolves.toEqual({ still: 'alive' });
     await expect(client.call(S.huge, { bytes: 1000 }, ctx('req-small'))).resolves.toEqual({ padding: 'x'.repeat(1000) });
+    // callJson meets the same error reply.
+    const raw = await rejection(client.callJson(S.huge, { bytes: maxPayload + 10 }, ctx('req-huge-json')));
+    expect(raw.code).toBe(ErrorCode.INTERNAL);
+    expect(raw.message).toMatch(/^The reply is too large to send: /);
     expect(unhandled).toEqual([]);
   });
 
@@ -100,6 +104,8 @@ describe('RPC server: replies that cannot be sent', () => {
     const err = await rejection(client.call(S.bigint, {}, ctx('req-bigint')));
     expect(err.code).toBe(ErrorCode.INTERNAL);
     expect(err.message).toMatch(/^Internal error \(error id [0-9a-f-]{36}\)$/);
+    const raw = await rejection(client.callJson(S.bigint, {}, ctx('req-bigint-json')));
+    expect(raw.code).toBe(ErrorCode.INTERNAL);
     expect(unhandled).toEqual([]);
   });
 

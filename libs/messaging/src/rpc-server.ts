@@ -1,15 +1,7 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
-import {
-  ErrorCode as NatsErrorCode,
-  JSONCodec,
-  NatsError,
-  headers as natsHeaders,
-  type Msg,
-  type NatsConnection,
-  type Subscription,
-} from 'nats';
+import { ErrorCode as NatsErrorCode, JSONCodec, NatsError, type Msg, type NatsConnection, type Subscription } from 'nats';
 import {
   DomainError,
   ErrorCode,
@@ -22,6 +14,7 @@ import {
 import { LOGGER, Metrics, runWithRequestId, type Logger } from '@docintel/observability';
 import { NATS_CONNECTION, NATS_OPTIONS, prefixedSubject, type NatsOptions } from './nats.options';
 import { RPC_HANDLER, type RpcHandlerMetadata } from './rpc-handler.decorator';
+import { encodeData, encodeError, replyHeaders, RpcStatus } from './rpc-reply';
 
 type Handler = (payload: unknown, ctx: RpcContext) => unknown;
 
@@ -120,27 +113,27 @@ export class RpcServer implements OnApplicationBootstrap, BeforeApplicationShutd
    * cannot be sent at all (the connection closed) is logged. Returns the outcome for the metrics.
    */
   private respond(msg: Msg, reply: RpcReply<unknown>, ctx: RpcContext, subject: string): string {
-    const h = natsHeaders();
-    h.set(RpcHeaders.requestId, ctx.requestId);
     let outcome: string = reply.ok ? 'ok' : reply.error.code;
-    let data: Uint8Array;
+    let status: RpcStatus = reply.ok ? RpcStatus.ok : RpcStatus.error;
+    let body: Uint8Array;
     try {
-      data = codec.encode(reply);
+      body = reply.ok ? encodeData(reply.data) : encodeError(reply.error);
     } catch (err) {
-      data = codec.encode({ ok: false, error: this.toErrorPayload(err, subject) });
+      body = encodeError(this.toErrorPayload(err, subject));
+      status = RpcStatus.error;
       outcome = ErrorCode.INTERNAL;
     }
     try {
-      msg.respond(data, { headers: h });
+      msg.respond(body, { headers: replyHeaders(ctx.requestId, status) });
       return outcome;
     } catch (err) {
       if (!(err instanceof NatsError && err.code === NatsErrorCode.MaxPayloadExceeded)) {
         this.logger.error({ err, subject }, 'could not send the rpc reply');
         return 'unsent';
       }
-      const error = this.tooLarge(data.length, subject);
+      const error = this.tooLarge(body.length, subject);
       try {
-        msg.respond(codec.encode({ ok: false, error }), { headers: h });
+        msg.respond(encodeError(error), { headers: replyHeaders(ctx.requestId, RpcStatus.error) });
         return ErrorCode.INTERNAL;
       } catch (again) {
         this.logger.error({ err: again, subject }, 'could not send the rpc error reply');

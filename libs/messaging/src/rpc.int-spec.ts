@@ -8,9 +8,10 @@ import { createLogger, currentRequestId, ObservabilityModule } from '@docintel/o
 import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
 import type { NatsConnection } from 'nats';
 import { MessagingModule } from './messaging.module';
-import { NATS_CONNECTION } from './nats.options';
+import { NATS_CONNECTION, prefixedSubject } from './nats.options';
 import { RpcClient } from './rpc-client';
 import { RpcHandler } from './rpc-handler.decorator';
+import { RPC_STATUS_HEADER } from './rpc-reply';
 
 class Options {
   @IsIn(['formal', 'casual'])
@@ -27,6 +28,25 @@ class Greeting {
   options?: Options;
 }
 
+/** A reply with what JSON makes hard: escapes, non-ASCII, numbers, nulls, nesting, integer-like keys. */
+const PAGE = {
+  data: [
+    {
+      id: 'f-1',
+      name: 'Résumé "final"\n\t😀 \u2028',
+      size: 1.5e21,
+      ratio: -0.1,
+      tags: [],
+      owner: null,
+      extra: { '10': 1, b: [true, false] },
+    },
+    { id: 'f-2', name: 'back\\slash </script>', size: 0, ratio: 1 / 3, tags: ['a'], owner: { id: 'u' }, extra: {} },
+  ],
+  totalPages: 1,
+  totalElements: 2,
+  hasNext: false,
+};
+
 /** The test handlers' calls; their subjects live under the run's private prefix. */
 const S = {
   echo: rpc<Greeting, { greeting: string; instance: string; validated: boolean }>('test.greeting.echo', Greeting),
@@ -36,6 +56,10 @@ const S = {
   /** Not validated, as a handler without a payload class is not: the payload type is the test's word. */
   count: { subject: 'test.greeting.count' } as RpcCall<{ n: number }, { n: number; instance: string }>,
   nobody: rpc<NoPayload, unknown>('test.nobody.listens'),
+  page: rpc<NoPayload, typeof PAGE>('test.greeting.page'),
+  nothing: rpc<NoPayload, void>('test.greeting.nothing'),
+  /** Answered by a bare NATS subscriber, not an RpcServer. */
+  foreign: rpc<NoPayload, unknown>('test.foreign.answer'),
 };
 
 class Deferred<T = void> {
@@ -93,6 +117,14 @@ class GreetingHandlers {
     await this.probe.gate(g.name).promise;
     return { done: g.name };
   }
+
+  @RpcHandler(S.page)
+  page() {
+    return PAGE;
+  }
+
+  @RpcHandler(S.nothing)
+  nothing(): void {}
 
   @RpcHandler(S.count)
   count(payload: { n: number }) {
@@ -194,6 +226,75 @@ describe('RPC over NATS', () => {
     expect(err.code).toBe(ErrorCode.TIMEOUT);
     expect(err.message).toBe('The test service did not answer within 300 ms');
     probe.gate('sloth').resolve();
+  });
+
+  describe('callJson', () => {
+    it("resolves with the JSON of the handler's data, byte for byte, unparsed", async () => {
+      const json = await client.callJson(S.page, {}, ctx('req-json'));
+      expect(Buffer.isBuffer(json)).toBe(true);
+      expect(json.toString('utf8')).toBe(JSON.stringify(PAGE));
+      expect(JSON.parse(json.toString('utf8'))).toEqual(await client.call(S.page, {}, ctx('req-json-call')));
+    });
+
+    it('resolves with no bytes when the handler returns nothing, where call resolves with undefined', async () => {
+      expect((await client.callJson(S.nothing, {}, ctx('req-json-nothing'))).length).toBe(0);
+      await expect(client.call(S.nothing, {}, ctx('req-call-nothing'))).resolves.toBeUndefined();
+    });
+
+    it('rejects a failure reply with the DomainError call rejects with', async () => {
+      const viaCall = await rejection(client.call(S.conflict, {}, ctx('req-conflict-call')));
+      const viaJson = await rejection(client.callJson(S.conflict, {}, ctx('req-conflict-json')));
+      expect(viaJson.toPayload()).toEqual(viaCall.toPayload());
+
+      const invalid = { name: 42 } as unknown as Greeting;
+      const invalidCall = await rejection(client.call(S.echo, invalid, ctx('req-invalid-call')));
+      const invalidJson = await rejection(client.callJson(S.echo, invalid, ctx('req-invalid-json')));
+      expect(invalidJson.toPayload()).toEqual(invalidCall.toPayload());
+
+      const crash = await rejection(client.callJson(S.crash, {}, ctx('req-crash-json')));
+      expect(crash.code).toBe(ErrorCode.INTERNAL);
+      expect(crash.message).toMatch(/^Internal error \(error id [0-9a-f-]{36}\)$/);
+    });
+
+    it('fails on no responder and on timeout as call does', async () => {
+      const nobody = await rejection(client.callJson(S.nobody, {}, ctx('req-json-nobody')));
+      expect(nobody.toPayload()).toEqual((await rejection(client.call(S.nobody, {}, ctx('req-call-nobody')))).toPayload());
+      const slow = await rejection(client.callJson(S.slow, { name: 'sloth-json' }, ctx('req-json-slow'), 300));
+      expect(slow.code).toBe(ErrorCode.TIMEOUT);
+      expect(slow.message).toBe('The test service did not answer within 300 ms');
+      probe.gate('sloth-json').resolve();
+    });
+  });
+
+  it('puts the data alone in the body of a reply and says ok or error in a header', async () => {
+    const nc = clientApp.get<NatsConnection>(NATS_CONNECTION);
+    const ok = await nc.request(prefixedSubject(infra.natsPrefix, S.page.subject), new TextEncoder().encode('{}'));
+    expect(ok.headers?.get(RPC_STATUS_HEADER)).toBe('ok');
+    expect(new TextDecoder().decode(ok.data)).toBe(JSON.stringify(PAGE));
+    const failed = await nc.request(prefixedSubject(infra.natsPrefix, S.conflict.subject), new TextEncoder().encode('{}'));
+    expect(failed.headers?.get(RPC_STATUS_HEADER)).toBe('error');
+    expect(JSON.parse(new TextDecoder().decode(failed.data))).toEqual({
+      code: ErrorCode.CONFLICT,
+      message: 'That name is taken',
+      details: [{ field: 'name', problem: 'is taken' }],
+    });
+  });
+
+  it('answers SERVICE_UNAVAILABLE to a reply that does not say its status, on both entry points', async () => {
+    const nc = clientApp.get<NatsConnection>(NATS_CONNECTION);
+    const sub = nc.subscribe(prefixedSubject(infra.natsPrefix, S.foreign.subject), {
+      callback: (_err, msg) => msg.respond(new TextEncoder().encode('{"ok":true,"data":1}')),
+    });
+    await nc.flush();
+    try {
+      for (const p of [client.call(S.foreign, {}, ctx('req-foreign')), client.callJson(S.foreign, {}, ctx('req-foreign-json'))]) {
+        const err = await rejection(p);
+        expect(err.code).toBe(ErrorCode.SERVICE_UNAVAILABLE);
+        expect(err.message).toBe('Messaging failure talking to the test service: a reply with no x-rpc-status header');
+      }
+    } finally {
+      sub.unsubscribe();
+    }
   });
 
   it('shares requests between instances of a service: each one is handled once', async () => {

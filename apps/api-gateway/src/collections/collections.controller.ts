@@ -1,5 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import {
   AddFileToCollectionRequestDto,
   CollectionDto,
@@ -21,10 +22,11 @@ import {
   UpdateCollectionRequestDto,
   type RpcContext,
 } from '@docintel/contracts';
-import { RpcClient } from '@docintel/messaging';
+import { RpcClient, type JsonBytes } from '@docintel/messaging';
 import { ApiErrors } from '../http/api-errors.decorator';
 import { UuidParam } from '../http/uuid-param';
 import { Caller } from '../identity/rpc-context.decorator';
+import { passJson } from '../files/json-passthrough';
 import { OwnerProfile } from '../files/owner-profile.decorator';
 
 const COLLECTION_ID = ApiParam({ name: 'id', type: 'string', format: 'uuid', description: 'Collection ID' });
@@ -109,8 +111,13 @@ export class CollectionsController {
   @COLLECTION_ID
   @ApiOkResponse({ type: IndexedFilePageDto })
   @ApiErrors(400, 401, 404)
-  files(@UuidParam('id') id: string, @Query() query: ListCollectionFilesQueryDto, @Caller() ctx: RpcContext): Promise<IndexedFilePageDto> {
-    return this.rpc.call(CollectionFilesList, { ...query, collectionId: id }, ctx);
+  async files(
+    @UuidParam('id') id: string,
+    @Query() query: ListCollectionFilesQueryDto,
+    @Caller() ctx: RpcContext,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<JsonBytes<IndexedFilePageDto>> {
+    return passJson(reply, await this.rpc.callJson(CollectionFilesList, { ...query, collectionId: id }, ctx));
   }
 
   @Post(':id/files')

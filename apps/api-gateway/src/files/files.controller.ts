@@ -33,10 +33,11 @@ import {
   type RpcContext,
   type StoredNode,
 } from '@docintel/contracts';
-import { RpcClient } from '@docintel/messaging';
+import { RpcClient, type JsonBytes } from '@docintel/messaging';
 import { ApiErrors } from '../http/api-errors.decorator';
 import { UuidParam } from '../http/uuid-param';
 import { Caller } from '../identity/rpc-context.decorator';
+import { passJson } from './json-passthrough';
 import { OwnerProfile } from './owner-profile.decorator';
 
 const FILE_ID = ApiParam({ name: 'id', type: 'string', format: 'uuid', description: 'File ID' });
@@ -61,8 +62,12 @@ export class FilesController {
   })
   @ApiOkResponse({ type: IndexedFilePageDto })
   @ApiErrors(400, 401, 403, 404)
-  list(@Query() query: ListFilesQueryDto, @Caller() ctx: RpcContext): Promise<IndexedFilePageDto> {
-    return this.rpc.call(FilesList, query, ctx);
+  async list(
+    @Query() query: ListFilesQueryDto,
+    @Caller() ctx: RpcContext,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<JsonBytes<IndexedFilePageDto>> {
+    return passJson(reply, await this.rpc.callJson(FilesList, query, ctx));
   }
 
   @Post()

@@ -34,7 +34,7 @@ export class FilesService {
   /** The files created from one provider; 404/403 come from storage when the provider is unknown or not shared. */
   async list(ctx: RpcContext, query: ListFilesQueryDto): Promise<Page<IndexedFileDto>> {
     const namespace = requireNamespace(ctx);
-    await this.storage.provider(ctx, query.providerId);
+    await this.storage.checkProvider(ctx, query.providerId);
     const { rows, total } = await this.files.list(
       namespace,
       { providerId: query.providerId },
