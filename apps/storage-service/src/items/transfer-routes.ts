@@ -4,7 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import { pipeline } from 'node:stream';
 import { DomainError, ErrorCode } from '@docintel/contracts';
 import { runWithRequestId, type Logger } from '@docintel/observability';
-import { coalesce } from './coalesce';
+import { coalesce } from '@docintel/runtime';
 import { ItemsService } from './items.service';
 
 export const INTERNAL_TRANSFER_PATH = '/internal/transfer/:grant';
