@@ -17,7 +17,13 @@ const { interrupt, throwIfInterrupted } = require('./lib/interrupt');
 const { stopAll, REPO_ROOT } = require('./lib/processes');
 
 // A scenario may write its own document (doc, preamble) and be run only by name (onlyWhenNamed).
-const SCENARIOS = [require('./scenarios/providers'), require('./hardening'), require('./jobs'), require('./agent')];
+const SCENARIOS = [
+  require('./scenarios/providers'),
+  require('./scenarios/performance'),
+  require('./hardening'),
+  require('./jobs'),
+  require('./agent'),
+];
 const DOC = join(REPO_ROOT, 'docs/benchmarks.md');
 const PREAMBLE = `# Benchmarks
 

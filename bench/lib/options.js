@@ -4,7 +4,8 @@ const { parseArgs } = require('node:util');
 
 const USAGE = `npm run bench -- [scenario ...] [options]
 
-Scenarios: providers (the default), and by name only: hardening, jobs, agent
+Scenarios: providers (the default), and by name only: performance (providers, then the byte path of
+bench:storage, in one run), hardening, jobs, agent
 
 Options (environment variable in brackets):
   --duration <s>      measured seconds per target            [BENCH_DURATION, default 10]

@@ -2,8 +2,8 @@
 /*
  * The floor the files list through the gateway is compared with: one Fastify process that reads a
  * page of a provider's IndexedFiles with pg and answers the same JSON, with no auth, no NATS, no
- * provider check and no Nest. Like the service (TypeORM getManyAndCount) it runs the page query and
- * then the count, one after the other, ordered as the default listing is (lower(name), id). The
+ * provider check and no Nest. Like the service it reads the page and the total in one query (a
+ * window count), ordered as the default listing is (lower(name), id). The
  * namespace is fixed by NAMESPACE_ID, since there is no token to take it from. Run as its own
  * process by the providers scenario (PORT, DATABASE_URL, DATABASE_POOL_SIZE, NAMESPACE_ID).
  */
@@ -22,7 +22,8 @@ const pool = new Pool({
 // The columns the API shows (indexing-service's toIndexedFileDto), not the pipeline's bookkeeping.
 const PAGE = `SELECT id, created_time, owner_id, policy_id, provider_id, name, key, size, checksum, media_type,
                      extension, indexed, match_computed, title, authors, description, status, error_message,
-                     owner_first_name, owner_last_name, owner_email, owner_avatar_url, provider_name, additional_info
+                     owner_first_name, owner_last_name, owner_email, owner_avatar_url, provider_name, additional_info,
+                     count(*) OVER () AS total
                 FROM indexing.files
                WHERE namespace_id = $1 AND provider_id = $2
                ORDER BY lower(name) ASC, id ASC
@@ -83,7 +84,8 @@ app.get('/api/core/files', async (request, reply) => {
     return { data: [], totalPages: 0, totalElements: 0, hasNext: false };
   }
   const { rows } = await pool.query(PAGE, [namespaceId, providerId, page * pageSize, pageSize]);
-  const total = Number((await pool.query(COUNT, [namespaceId, providerId])).rows[0].n);
+  // Past the last page there is no row to carry the total: then it takes a count, as the service does.
+  const total = rows.length ? Number(rows[0].total) : Number((await pool.query(COUNT, [namespaceId, providerId])).rows[0].n);
   const totalPages = Math.ceil(total / pageSize);
   return { data: rows.map(toDto), totalPages, totalElements: total, hasNext: page + 1 < totalPages };
 });

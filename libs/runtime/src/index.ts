@@ -4,4 +4,3 @@ export * from './process-safety-net';
 export * from './ping.handler';
 export * from './service-module';
 export * from './periodic-task';
-export * from './coalesce';

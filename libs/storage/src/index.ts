@@ -4,3 +4,4 @@ export * from './local-driver';
 export * from './keys';
 export * from './factory';
 export * from './s3-driver';
+export * from './block-file-writer';

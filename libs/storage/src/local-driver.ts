@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { once } from 'node:events';
 import { link, lstat, mkdir, open, readdir, realpath, rename, rm, stat, unlink } from 'node:fs/promises';
 import { isAbsolute, join, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { keyName, keyParent, keyProblems, RESERVED_STAGING_DIR } from '@docintel/contracts';
+import { BlockFileWriter, TRANSFER_BLOCK_BYTES } from './block-file-writer';
 import { ByteCounter } from './byte-limit';
 import {
   StorageConflictError,
@@ -139,7 +140,8 @@ export class LocalDriver implements StorageDriver {
       await handle.close();
       throw new StorageNotFoundError(key);
     }
-    return handle.createReadStream({ start: range?.start, end: range?.end, autoClose: true });
+    // Reads of 256 KiB rather than the default 64 KiB: a quarter of the reads and socket writes.
+    return handle.createReadStream({ start: range?.start, end: range?.end, autoClose: true, highWaterMark: TRANSFER_BLOCK_BYTES });
   }
 
   async write(key: string, body: Readable, opts: { size?: number; contentType?: string; maxBytes?: number }): Promise<StoredEntry> {
@@ -154,7 +156,13 @@ export class LocalDriver implements StorageDriver {
       body.destroy();
       throw err;
     }
-    const sink = createWriteStream(temp, { flags: 'wx', flush: this.fsync });
+    let sink: BlockFileWriter;
+    try {
+      sink = new BlockFileWriter(await open(temp, 'wx'), { fsync: this.fsync });
+    } catch (err) {
+      body.destroy();
+      throw err;
+    }
     try {
       await pipeline(body, new ByteCounter({ maxBytes: opts.maxBytes, size: opts.size }), sink);
       const target = join(dirPath, keyName(key));
@@ -166,8 +174,6 @@ export class LocalDriver implements StorageDriver {
       }
       return toEntry(key, await stat(target));
     } catch (err) {
-      // A source that fails at once can beat the file's open: wait until the sink has closed (and so created
-      // the file, if it was going to), or the removal below would run first and leave the file behind.
       if (!sink.closed) await once(sink, 'close').catch(() => undefined);
       await rm(temp, { force: true });
       throw err;

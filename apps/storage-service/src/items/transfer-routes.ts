@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
-import { pipeline } from 'node:stream';
+import { PassThrough, pipeline } from 'node:stream';
 import { DomainError, ErrorCode } from '@docintel/contracts';
+import { TRANSFER_BLOCK_BYTES } from '@docintel/storage';
 import { runWithRequestId, type Logger } from '@docintel/observability';
-import { coalesce } from '@docintel/runtime';
 import { ItemsService } from './items.service';
 
 export const INTERNAL_TRANSFER_PATH = '/internal/transfer/:grant';
@@ -47,7 +47,7 @@ export function registerTransferRoutes(fastify: FastifyInstance, items: ItemsSer
           const length = header(req, 'content-length');
           // pipeline() carries an aborted request's error into the body, so the driver's write fails
           // and stores nothing, and keeps an error listener on both streams whoever reads them.
-          const body = coalesce();
+          const body = new PassThrough({ highWaterMark: TRANSFER_BLOCK_BYTES });
           pipeline(req.raw, body, () => undefined);
           const item = await items.receive(req.params.grant, body, {
             contentLength: length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined,
