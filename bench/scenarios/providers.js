@@ -6,8 +6,8 @@
  * under the same load and accounts CPU time per process, to show where a request's cost goes.
  *
  * Then a list: GET /api/core/files (a page of 20 IndexedFiles of the provider) through api-gateway
- * -> NATS -> indexing-service (provider check: NATS -> storage-service) -> Postgres, beside a bare
- * Fastify + pg handler running the same page and count queries. indexing-service and rules-engine
+ * -> NATS -> indexing-service (provider check cached for 1 s) -> Postgres, beside a bare Fastify + pg
+ * handler running the same page query (with its window count). indexing-service and rules-engine
  * start only after the provider rows are measured, so those rows see the same processes as before.
  */
 const { mkdtempSync, mkdirSync, rmSync } = require('node:fs');
@@ -270,8 +270,8 @@ async function run(opts, log) {
 const LABELS = {
   gateway: 'gateway: HTTP → api-gateway (token check, cached for AUTH_CACHE_MS) → NATS → storage-service (providers in memory)',
   bare: 'bare: one Fastify process, pg, same row read, no auth',
-  listGateway: `list: HTTP → api-gateway → NATS → indexing-service (provider check: NATS → storage-service) → Postgres, ${LIST_PAGE_SIZE} of ${LIST_FILES} files`,
-  listBare: 'list bare: one Fastify process, pg, same page and count queries, no auth',
+  listGateway: `list: HTTP → api-gateway → NATS → indexing-service (provider check cached for 1 s) → Postgres, the page's JSON passed on unparsed, ${LIST_PAGE_SIZE} of ${LIST_FILES} files`,
+  listBare: 'list bare: one Fastify process, pg, the same page query with its window count, no auth',
   storageHop: 'hop: NATS request → storage-service providers.get (providers in memory; no HTTP, no auth)',
   natsHop: 'hop: NATS request → storage-service ping',
   httpHop: 'hop: HTTP → api-gateway GET /health/live (no auth, no NATS, no Postgres)',
