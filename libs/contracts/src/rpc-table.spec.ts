@@ -54,7 +54,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 /**
- * Who sends each call, read from the code: an app that calls `rpc.call(Def, ...)` itself, or that uses
+ * Who sends each call, read from the code: an app that calls `rpc.call(Def, ...)` (or `callJson`) itself, or that uses
  * the class of a library which does (RulesClient in libs/rules).
  */
 function callers(): Map<AnyCall, Set<string>> {
@@ -73,7 +73,7 @@ function callers(): Map<AnyCall, Set<string>> {
   for (const file of [...sourceFiles(join(ROOT, 'apps')), ...sourceFiles(join(ROOT, 'libs'))]) {
     const text = readFileSync(file, 'utf8');
     const [top, pkg] = relative(ROOT, file).split(sep);
-    for (const m of text.matchAll(/\.call\(\s*([\w.]+)\s*,/g)) {
+    for (const m of text.matchAll(/\.call(?:Json)?\(\s*([\w.]+)\s*,/g)) {
       const call = byName.get(m[1]);
       if (!call) continue;
       if (top === 'apps') add(call, pkg);
