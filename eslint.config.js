@@ -35,5 +35,23 @@ module.exports = tseslint.config(
     files: ['**/cli/**/*.ts', '**/*.spec.ts', '**/*.int-spec.ts', 'test-e2e/**/*.ts', 'libs/testing/**/*.ts', 'bench/**/*.ts'],
     rules: { 'no-console': 'off' },
   },
+  {
+    // The web console runs in the browser: its own tsconfig (DOM, JSX), and .tsx files.
+    files: ['apps/console/src/**/*.ts', 'apps/console/src/**/*.tsx'],
+    extends: [tseslint.configs.base],
+    languageOptions: { parserOptions: { project: ['./apps/console/tsconfig.json'], tsconfigRootDir: __dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Its unit specs run under jest in Node (tsconfig.lint.json), beside the code they test.
+    files: ['apps/console/src/**/*.spec.ts'],
+    languageOptions: { parserOptions: { project: ['./tsconfig.lint.json'], tsconfigRootDir: __dirname } },
+  },
   prettier,
 );

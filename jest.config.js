@@ -13,7 +13,7 @@ const swc = [
   },
 ];
 
-const libs = ['contracts', 'config', 'observability', 'messaging', 'persistence', 'runtime', 'storage', 'rules', 'ontologies', 'ai', 'formulas', 'parsing', 'retrieval', 'answering', 'testing'];
+const libs = ['contracts', 'config', 'observability', 'messaging', 'persistence', 'runtime', 'storage', 'rules', 'ontologies', 'ai', 'formulas', 'parsing', 'retrieval', 'answering', 'api-client', 'testing'];
 const moduleNameMapper = Object.fromEntries(libs.map((l) => [`^@docintel/${l}$`, `<rootDir>/libs/${l}/src`]));
 
 const common = {

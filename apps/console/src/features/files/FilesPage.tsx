@@ -1,0 +1,107 @@
+import { Alert, Anchor, Button, Group, Loader, Pagination, Stack, Table, Text, Title } from '@mantine/core';
+import { describeError, unwrap } from '../../api/client';
+import { formatBytes, formatTime } from '../../lib/format';
+import { useAsync, useInterval } from '../../lib/use-async';
+import { Link, navigate } from '../../router/router';
+import { paths } from '../../router/routes';
+import { useApi } from '../../session/session';
+import { isActive, StatusBadge } from './status';
+
+const PAGE_SIZE = 20;
+const POLL_MS = 2000;
+
+/** The indexed files of a provider, newest first, polled while any of them is still indexing. */
+export function FilesPage({ providerId, page }: { providerId: string; page: number }) {
+  const api = useApi();
+  const provider = useAsync(() => unwrap(api.GET('/api/core/providers/{id}', { params: { path: { id: providerId } } })), [api, providerId]);
+  const files = useAsync(
+    () =>
+      unwrap(
+        api.GET('/api/core/files', {
+          params: { query: { providerId, page, pageSize: PAGE_SIZE, sortProperty: 'createdTime', sortOrder: 'DESC' } },
+        }),
+      ),
+    [api, providerId, page],
+  );
+  const rows = files.data?.data ?? [];
+  useInterval(
+    files.reload,
+    POLL_MS,
+    rows.some((f) => isActive(f.lastIndexationInfos.status)),
+  );
+
+  return (
+    <Stack>
+      <Group justify="space-between" align="flex-end">
+        <Stack gap={4}>
+          <Title order={1}>Indexed files</Title>
+          <Text c="dimmed" size="sm">
+            {provider.data ? `In ${provider.data.name}. ` : ''}Index a file from its provider&apos;s items (Actions, then Index).
+          </Text>
+        </Stack>
+        <Group gap="xs">
+          <Button variant="default" onClick={files.reload} loading={files.loading && !!files.data}>
+            Refresh
+          </Button>
+          <Button variant="subtle" component={Link} href={paths.items(providerId)}>
+            Browse items
+          </Button>
+        </Group>
+      </Group>
+      {files.error ? (
+        <Alert color="red" title="Could not list the indexed files" role="alert">
+          {describeError(files.error)}
+        </Alert>
+      ) : !files.data ? (
+        <Loader aria-label="Loading files" />
+      ) : rows.length === 0 ? (
+        <Text>No file of this provider is indexed yet.</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={320}>
+          <Table highlightOnHover verticalSpacing="sm" aria-label="Indexed files">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th visibleFrom="sm">Size</Table.Th>
+                <Table.Th visibleFrom="md">Created</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((f) => (
+                <Table.Tr key={f.id.id} data-file={f.name}>
+                  <Table.Td>
+                    <Anchor component={Link} href={paths.file(f.id.id)} fw={500}>
+                      {f.name}
+                    </Anchor>
+                    <Text size="xs" c="dimmed">
+                      {f.path}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <StatusBadge status={f.lastIndexationInfos.status} />
+                    {f.lastIndexationInfos.status === 'FAILED' && f.lastIndexationInfos.errorMessage && (
+                      <Text size="xs" c="red" mt={4}>
+                        {f.lastIndexationInfos.errorMessage}
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td visibleFrom="sm">{formatBytes(f.size)}</Table.Td>
+                  <Table.Td visibleFrom="md">{formatTime(f.createdTime)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {files.data && files.data.totalPages > 1 && (
+        <Pagination
+          total={files.data.totalPages}
+          value={page + 1}
+          onChange={(p) => navigate(paths.files(providerId, p - 1))}
+          getControlProps={() => ({ 'aria-label': undefined })}
+        />
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,18 @@
+export type { components, operations, paths } from './schema';
+export * from './types';
+export { createDocintelClient, clientFetch, type DocintelClient, type DocintelClientOptions, type FetchLike } from './client';
+export { DocintelApiError, unwrap, type ApiData, type ApiResult } from './errors';
+export {
+  DEFAULT_BACKOFF,
+  INDEXATION_TERMINAL_STATUSES,
+  JOB_TERMINAL_STATUSES,
+  pollDelay,
+  pollUntil,
+  waitForIndexedFile,
+  waitForJob,
+  type BackoffOptions,
+  type JobKind,
+  type JobOf,
+  type PollOptions,
+} from './polling';
+export { uploadMultipart, uploadViaPresignedUrl, type UploadBody, type UploadInput, type UploadOptions } from './upload';
