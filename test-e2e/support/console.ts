@@ -55,3 +55,60 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path });
   return path;
 }
+
+/** What has the keyboard focus: its accessible label (aria-label, its <label>, or its text) and whether a focus ring shows. */
+export async function focusedElement(page: Page): Promise<{ label: string; tag: string; visible: boolean }> {
+  return page.evaluate<{ label: string; tag: string; visible: boolean }>(`(() => {
+    const el = document.activeElement;
+    const label = el?.getAttribute('aria-label') ?? (el && 'labels' in el && el.labels && el.labels[0] ? el.labels[0].textContent : null) ?? el?.textContent ?? '';
+    return { label: label.trim(), tag: el ? el.tagName.toLowerCase() : '', visible: !!el?.matches(':focus-visible') };
+  })()`);
+}
+
+/** Presses Tab until the focused element's label matches (at most `max` times); the focus, or null when never reached. */
+export async function tabTo(
+  page: Page,
+  label: string | RegExp,
+  max = 40,
+): Promise<{ label: string; tag: string; visible: boolean } | null> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    const focused = await focusedElement(page);
+    if (typeof label === 'string' ? focused.label === label : label.test(focused.label)) return focused;
+  }
+  return null;
+}
+
+/**
+ * Picks `option` in a Mantine Select or MultiSelect found by its label: opens its list, clicks the
+ * option (waiting for it to be loaded), and closes the list again.
+ */
+export async function pickOption(page: Page, label: string, option: string): Promise<void> {
+  await page.getByRole('combobox', { name: label, exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+  await page.keyboard.press('Escape');
+}
+
+/** The document view's path of a file, as citations link to it (`/files/<id>/document?…`). */
+export const documentPathPattern = (fileId: string): RegExp => new RegExp(`/files/${fileId}/document(\\?|$)`);
+
+/** How many pixels of a canvas are not blank (neither transparent nor white): > 0 once something was drawn. */
+export async function canvasInk(page: Page, selector: string): Promise<number> {
+  return page.evaluate<number, string>((sel) => {
+    const canvas = document.querySelector(sel) as HTMLCanvasElement | null;
+    const ctx = canvas?.getContext('2d');
+    if (!canvas || !ctx || canvas.width === 0) return 0;
+    const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+    let ink = 0;
+    for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 0 && (data[i] < 240 || data[i + 1] < 240 || data[i + 2] < 240)) ink++;
+    return ink;
+  }, selector);
+}
+
+/** Follows a console link in place, as a click on a Link does (history.pushState, no reload). */
+export async function followInApp(page: Page, href: string): Promise<void> {
+  await page.evaluate<void, string>((to) => {
+    window.history.pushState(null, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, href);
+}

@@ -1,9 +1,15 @@
 import { Center, Loader, MantineProvider } from '@mantine/core';
 import { useEffect } from 'react';
+import { CollectionPage } from './features/collections/CollectionPage';
+import { CollectionsPage } from './features/collections/CollectionsPage';
+import { DocumentRoute } from './features/document/DocumentRoute';
 import { FilePage } from './features/files/FilePage';
 import { FilesPage } from './features/files/FilesPage';
 import { ItemsPage } from './features/items/ItemsPage';
+import { JobsPage } from './features/jobs/JobsPage';
 import { ProvidersPage } from './features/providers/ProvidersPage';
+import { RulePage } from './features/rules/RulePage';
+import { RulesPage } from './features/rules/RulesPage';
 import { SignInPage } from './features/sign-in/SignInPage';
 import { NotFoundPage } from './layout/NotFoundPage';
 import { Shell } from './layout/Shell';
@@ -64,6 +70,18 @@ function Page({ route }: { route: Route }) {
       return <FilesPage key={route.providerId} providerId={route.providerId} page={route.page} />;
     case 'file':
       return <FilePage key={route.fileId} fileId={route.fileId} />;
+    case 'document':
+      return <DocumentRoute key={route.fileId} fileId={route.fileId} target={route.target} />;
+    case 'collections':
+      return <CollectionsPage page={route.page} />;
+    case 'collection':
+      return <CollectionPage key={route.collectionId} collectionId={route.collectionId} page={route.page} />;
+    case 'jobs':
+      return <JobsPage key={route.kind} kind={route.kind} jobId={route.jobId} />;
+    case 'rules':
+      return <RulesPage />;
+    case 'rule':
+      return <RulePage key={route.triggerId} triggerId={route.triggerId} />;
     case 'signIn':
     case 'notFound':
       return <NotFoundPage />;

@@ -90,6 +90,13 @@ function Navigation({ route }: { route: Route }) {
   return (
     <nav aria-label="Main">
       <NavLink component={Link} href={paths.providers()} label="Storage providers" active={route.name === 'providers'} />
+      <NavLink
+        component={Link}
+        href={paths.collections()}
+        label="Collections"
+        active={route.name === 'collections' || route.name === 'collection'}
+      />
+      <NavLink component={Link} href={paths.jobs()} label="Ask and extract" active={route.name === 'jobs'} />
       {(providers.data?.data ?? []).map((p) => (
         <NavLink
           key={p.id.id}
@@ -108,6 +115,7 @@ function Navigation({ route }: { route: Route }) {
           />
         </NavLink>
       ))}
+      <NavLink component={Link} href={paths.rules()} label="Rules" active={route.name === 'rules' || route.name === 'rule'} />
     </nav>
   );
 }

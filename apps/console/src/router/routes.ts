@@ -3,6 +3,8 @@
  * adds a Route variant, a path builder and a line in matchRoute; App renders it with an
  * exhaustive switch, so a route without a page does not compile.
  */
+import { documentLink, readDocumentTarget, type DocumentTarget } from '../features/document/links';
+
 export type Route =
   | { name: 'home' }
   | { name: 'signIn'; next: string | null }
@@ -10,7 +12,18 @@ export type Route =
   | { name: 'items'; providerId: string; dir: string }
   | { name: 'files'; providerId: string; page: number }
   | { name: 'file'; fileId: string }
+  | { name: 'document'; fileId: string; target: DocumentTarget }
+  | { name: 'collections'; page: number }
+  | { name: 'collection'; collectionId: string; page: number }
+  | { name: 'jobs'; kind: JobTab; jobId: string | null }
+  | { name: 'rules' }
+  | { name: 'rule'; triggerId: string }
   | { name: 'notFound'; path: string };
+
+/** The tabs of the "Ask and extract" area, one per job kind (their URL segment). */
+export const JOB_TABS = ['qa', 'extraction', 'table', 'similar', 'agent'] as const;
+export type JobTab = (typeof JOB_TABS)[number];
+const isJobTab = (s: string): s is JobTab => (JOB_TABS as readonly string[]).includes(s);
 
 const withQuery = (path: string, query: Record<string, string | number | null | undefined>): string => {
   const params = new URLSearchParams();
@@ -28,6 +41,12 @@ export const paths = {
   items: (providerId: string, dir = '') => withQuery(`/providers/${seg(providerId)}/items`, { key: dir }),
   files: (providerId: string, page = 0) => withQuery(`/providers/${seg(providerId)}/files`, { page: page || null }),
   file: (fileId: string) => `/files/${seg(fileId)}`,
+  document: (fileId: string, target?: DocumentTarget) => documentLink(fileId, target),
+  rules: () => '/rules',
+  rule: (triggerId: string) => `/rules/${seg(triggerId)}`,
+  collections: (page = 0) => withQuery('/collections', { page: page || null }),
+  collection: (collectionId: string, page = 0) => withQuery(`/collections/${seg(collectionId)}`, { page: page || null }),
+  jobs: (kind: JobTab = 'qa', jobId?: string | null) => withQuery(`/jobs/${kind}`, { job: jobId }),
 };
 
 /** The route of a location (pathname and search, as in window.location). */
@@ -48,7 +67,23 @@ export function matchRoute(pathname: string, search = ''): Route {
     }
   }
   if (parts.length === 2 && parts[0] === 'files') return { name: 'file', fileId: parts[1] };
+  if (parts.length === 3 && parts[0] === 'files' && parts[2] === 'document')
+    return { name: 'document', fileId: parts[1], target: readDocumentTarget(query) };
+  if (parts[0] === 'rules' && parts.length === 1) return { name: 'rules' };
+  if (parts[0] === 'rules' && parts.length === 2) return { name: 'rule', triggerId: parts[1] };
+  if (parts[0] === 'collections' && parts.length <= 2) {
+    const page = pageOf(query);
+    return parts.length === 1 ? { name: 'collections', page } : { name: 'collection', collectionId: parts[1], page };
+  }
+  if (parts[0] === 'jobs' && parts.length === 1) return { name: 'jobs', kind: 'qa', jobId: null };
+  if (parts[0] === 'jobs' && parts.length === 2 && isJobTab(parts[1]))
+    return { name: 'jobs', kind: parts[1], jobId: query.get('job') || null };
   return { name: 'notFound', path: pathname };
+}
+
+function pageOf(query: URLSearchParams): number {
+  const page = Number(query.get('page') ?? 0);
+  return Number.isInteger(page) && page >= 0 ? page : 0;
 }
 
 function normalize(key: string | null): string {

@@ -62,6 +62,11 @@ export function FilePage({ fileId }: { fileId: string }) {
           </Group>
         </Stack>
         <Group gap="xs">
+          {f.indexed && (
+            <Button component={Link} href={paths.document(fileId)}>
+              Read the document
+            </Button>
+          )}
           <Button variant="default" onClick={() => void reindex()} disabled={isActive(f.lastIndexationInfos.status)}>
             Reindex
           </Button>

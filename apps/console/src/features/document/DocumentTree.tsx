@@ -1,0 +1,247 @@
+import { Code, Table, Text, Title, Typography } from '@mantine/core';
+import katex from 'katex';
+import 'katex/dist/katex.min.css';
+import { createContext, useContext, useMemo, type HTMLAttributes, type ReactNode } from 'react';
+import classes from './document.module.css';
+import { formulaLatex, lineRange, pageOf, tableRows, textRuns, typeName, type DocumentNode } from './tree';
+
+/** What every node of a rendered tree needs to know: which node is highlighted. */
+const Highlight = createContext<string | null>(null);
+
+/** Highlights the node `id` in the tables, formulas and trees rendered inside. */
+export const HighlightProvider = ({ id, children }: { id: string | null; children: ReactNode }) => (
+  <Highlight.Provider value={id}>{children}</Highlight.Provider>
+);
+
+/** The DOM id of a node's element in the readable document (overlay boxes use `box-<id>`). */
+export const nodeElementId = (nodeId: string) => `node-${nodeId}`;
+
+/** id, data attributes, highlight and focusability of a node's element. */
+function useNodeProps(node: DocumentNode): HTMLAttributes<HTMLElement> & Record<`data-${string}`, string> {
+  const highlighted = useContext(Highlight) === node.id;
+  return {
+    id: nodeElementId(node.id),
+    className: classes.node,
+    'data-node-id': node.id,
+    'data-type': node.type,
+    'data-highlighted': String(highlighted),
+    // The highlighted node takes the focus (screen readers read it); tabIndex -1 lets it.
+    ...(highlighted ? { tabIndex: -1, 'aria-current': 'location' as const } : {}),
+  };
+}
+
+function LineNo({ node }: { node: DocumentNode }) {
+  const r = lineRange(node);
+  if (!r) return null;
+  const text = r.end > r.start ? `${r.start}–${r.end}` : String(r.start);
+  return (
+    <span className={classes.lineNo} aria-label={r.end > r.start ? `Lines ${text}` : `Line ${text}`}>
+      {text}
+    </span>
+  );
+}
+
+/**
+ * A node tree as a readable document: headings, paragraphs, lists, tables as HTML tables,
+ * formulas with KaTeX, code, figures; line numbers in a gutter where nodes carry lines.
+ */
+export function DocumentTree({ root, highlightId, label }: { root: DocumentNode; highlightId: string | null; label: string }) {
+  const hasLines = useMemo(() => carriesLines(root), [root]);
+  return (
+    <Highlight.Provider value={highlightId}>
+      <Typography>
+        <article className={`${classes.doc} ${hasLines ? classes.withLines : ''}`} aria-label={label} data-document-tree>
+          <NodeView node={root} />
+        </article>
+      </Typography>
+    </Highlight.Provider>
+  );
+}
+
+function carriesLines(n: DocumentNode): boolean {
+  const stack = [n];
+  while (stack.length) {
+    const m = stack.pop() as DocumentNode;
+    if (m.positions.some((p) => p.type === 'LINE')) return true;
+    stack.push(...m.children);
+  }
+  return false;
+}
+
+const Children = ({ node }: { node: DocumentNode }) => (
+  <>
+    {node.children.map((c) => (
+      <NodeView key={c.id} node={c} />
+    ))}
+  </>
+);
+
+function NodeView({ node }: { node: DocumentNode }): ReactNode {
+  const props = useNodeProps(node);
+  switch (node.type) {
+    case 'document':
+      return <Children node={node} />;
+    case 'section':
+      return (
+        <section {...props}>
+          <Children node={node} />
+        </section>
+      );
+    case 'page': {
+      const page = pageOf(node);
+      return (
+        <section {...props} aria-label={page ? `Page ${page}` : 'Page'}>
+          <Text size="xs" c="dimmed" tt="uppercase" fw={600} className={classes.pageMark}>
+            {page ? `Page ${page}` : 'Page'}
+          </Text>
+          <Children node={node} />
+        </section>
+      );
+    }
+    case 'heading': {
+      // The view's own title is the h1: document headings start at h2.
+      const order = Math.min(6, Math.max(2, (node.level ?? 1) + 1)) as 2 | 3 | 4 | 5 | 6;
+      return (
+        <Title order={order} {...props}>
+          <LineNo node={node} />
+          {node.text}
+          <Children node={node} />
+        </Title>
+      );
+    }
+    case 'list': {
+      const Tag = node.attributes?.ordered === true ? 'ol' : 'ul';
+      return (
+        <Tag {...props}>
+          <Children node={node} />
+        </Tag>
+      );
+    }
+    case 'list_item':
+      return (
+        <li {...props}>
+          <LineNo node={node} />
+          <Runs node={node} />
+          <Children node={node} />
+        </li>
+      );
+    case 'table':
+      return <TableView table={node} />;
+    case 'formula':
+      return <FormulaView node={node} />;
+    case 'code':
+      return (
+        <pre {...props}>
+          <LineNo node={node} />
+          <code className={classes.code} lang={typeof node.attributes?.language === 'string' ? node.attributes.language : undefined}>
+            {node.text}
+          </code>
+        </pre>
+      );
+    case 'figure':
+      return (
+        <figure {...props}>
+          <Children node={node} />
+          {node.text && <figcaption>{node.text}</figcaption>}
+        </figure>
+      );
+    case 'row':
+    case 'cell':
+    case 'paragraph':
+      return (
+        <div {...props}>
+          <p className={classes.para}>
+            <LineNo node={node} />
+            <Runs node={node} />
+          </p>
+          <Children node={node} />
+        </div>
+      );
+  }
+}
+
+/** A node's text, with the LaTeX formulas formula_augmentation found in it rendered by KaTeX. */
+function Runs({ node }: { node: DocumentNode }) {
+  const runs = useMemo(() => textRuns(node), [node]);
+  return (
+    <>
+      {runs.map((r, i) =>
+        'latex' in r ? (
+          <Tex key={i} latex={r.latex} display={false} source={node.text.slice(r.start, r.end)} />
+        ) : (
+          <span key={i}>{r.text}</span>
+        ),
+      )}
+    </>
+  );
+}
+
+/** LaTeX rendered by KaTeX (HTML and MathML, so screen readers read the formula); an error shows in red, never throws. */
+export function Tex({ latex, display, source }: { latex: string; display: boolean; source?: string }) {
+  const html = useMemo(
+    () => katex.renderToString(latex, { throwOnError: false, displayMode: display, output: 'htmlAndMathml' }),
+    [latex, display],
+  );
+  const Tag = display ? 'div' : 'span';
+  return <Tag className={display ? classes.formula : undefined} title={source} data-katex dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+/** A formula node: its LaTeX with KaTeX, or its plain text when only that is known. */
+export function FormulaView({ node }: { node: DocumentNode }) {
+  const props = useNodeProps(node);
+  const latex = formulaLatex(node);
+  return (
+    <div {...props} role="group" aria-label={typeName(node)}>
+      <LineNo node={node} />
+      {latex ? <Tex latex={latex} display source={node.text} /> : <Code block>{node.text}</Code>}
+    </div>
+  );
+}
+
+/** A table node as an HTML table: rows and cells from the tree, header cells as th, spans kept. */
+export function TableView({ table, caption }: { table: DocumentNode; caption?: string }) {
+  const props = useNodeProps(table);
+  const rows = useMemo(() => tableRows(table), [table]);
+  const columns = Math.max(0, ...rows.map((r) => r.reduce((n, c) => n + c.colSpan, 0)));
+  const label = caption ?? `Table, ${rows.length} rows, ${columns} columns`;
+  return (
+    <div {...props} className={`${classes.node} ${classes.tableWrap}`} role="region" aria-label={label} tabIndex={props.tabIndex ?? 0}>
+      <Table withTableBorder withColumnBorders striped={false} fz="sm" data-rows={rows.length} data-columns={columns}>
+        {caption && <caption>{caption}</caption>}
+        <Table.Tbody>
+          {rows.map((row, r) => (
+            <RowView key={table.children[r]?.id ?? r} row={table.children[r]} cells={row} />
+          ))}
+        </Table.Tbody>
+      </Table>
+    </div>
+  );
+}
+
+function RowView({ row, cells }: { row: DocumentNode; cells: ReturnType<typeof tableRows>[number] }) {
+  const props = useNodeProps(row);
+  return (
+    <Table.Tr {...props}>
+      {cells.map((c, i) => (
+        <CellView key={c.node.id} cell={c} first={i === 0} row={row} />
+      ))}
+    </Table.Tr>
+  );
+}
+
+function CellView({ cell, first, row }: { cell: ReturnType<typeof tableRows>[number][number]; first: boolean; row: DocumentNode }) {
+  const props = useNodeProps(cell.node);
+  const Cell = cell.header ? Table.Th : Table.Td;
+  return (
+    <Cell
+      {...props}
+      rowSpan={cell.rowSpan > 1 ? cell.rowSpan : undefined}
+      colSpan={cell.colSpan > 1 ? cell.colSpan : undefined}
+      {...(cell.header ? { scope: 'col' } : {})}
+    >
+      {first && row.type === 'row' && <LineNo node={row.positions.length ? row : cell.node} />}
+      {cell.node.text && <Runs node={cell.node} />}
+      <Children node={cell.node} />
+    </Cell>
+  );
+}

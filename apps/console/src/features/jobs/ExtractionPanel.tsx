@@ -1,0 +1,230 @@
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  Checkbox,
+  Group,
+  Loader,
+  NativeSelect,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { describeError, unwrap } from '../../api/client';
+import { useAsync } from '../../lib/use-async';
+import { Link, navigate } from '../../router/router';
+import { paths } from '../../router/routes';
+import { useApi } from '../../session/session';
+import { CellCitations, JobStatusCard, TypedAnswer } from './components';
+import { getAnnotations, useJob } from './job-api';
+import { filesInput, TargetPicker, type Target } from './pickers';
+import { DATA_TYPES, resultsByFile, type DataType } from './values';
+
+interface MetaDraft {
+  meta: string;
+  dataType: DataType;
+  multiValued: boolean;
+  description: string;
+}
+
+const blank = (): MetaDraft => ({ meta: '', dataType: 'STRING', multiValued: false, description: '' });
+
+/** Metadata fields extracted from each file; the values as one table per file, each value cited. */
+export function ExtractionPanel({ jobId }: { jobId: string | null }) {
+  const api = useApi();
+  const [target, setTarget] = useState<Target>({ mode: 'files', fileIds: [] });
+  const [metas, setMetas] = useState<MetaDraft[]>([blank()]);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const update = (i: number, patch: Partial<MetaDraft>) => setMetas((ms) => ms.map((m, j) => (j === i ? { ...m, ...patch } : m)));
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const files = filesInput(target);
+    if (!files) return setError('Pick at least one file or a collection.');
+    const named = metas.filter((m) => m.meta.trim());
+    if (!named.length) return setError('Name a field to extract.');
+    setBusy(true);
+    setError(null);
+    unwrap(
+      api.POST('/api/core/extraction/jobs', {
+        body: {
+          files,
+          metas: named.map((m) => ({
+            meta: m.meta.trim(),
+            ...(m.description.trim() ? { description: m.description.trim() } : {}),
+            answerType: { dataType: m.dataType, multiValued: m.multiValued },
+          })),
+        },
+      }),
+    ).then(
+      (job) => {
+        setBusy(false);
+        navigate(paths.jobs('extraction', job.jobId));
+      },
+      (err: unknown) => {
+        setBusy(false);
+        setError(describeError(err));
+      },
+    );
+  };
+
+  return (
+    <Stack>
+      <Card withBorder component="form" onSubmit={submit} aria-label="New extraction">
+        <Stack>
+          <TargetPicker value={target} onChange={setTarget} />
+          {metas.map((m, i) => (
+            <Group key={i} align="flex-end" wrap="wrap" gap="xs">
+              <TextInput
+                label={`Field ${i + 1}`}
+                placeholder="invoice total"
+                value={m.meta}
+                onChange={(e) => update(i, { meta: e.currentTarget.value })}
+                style={{ flex: '1 1 160px' }}
+              />
+              <NativeSelect
+                label={`Type of field ${i + 1}`}
+                value={m.dataType}
+                onChange={(e) => update(i, { dataType: e.currentTarget.value as DataType })}
+                data={DATA_TYPES.filter((t) => t.value !== 'ENUM').map((t) => ({ value: t.value, label: t.label }))}
+                w={150}
+              />
+              <TextInput
+                label={`Description of field ${i + 1}`}
+                placeholder="What is the total amount due?"
+                value={m.description}
+                onChange={(e) => update(i, { description: e.currentTarget.value })}
+                style={{ flex: '2 1 220px' }}
+              />
+              <Checkbox
+                label="A list"
+                checked={m.multiValued}
+                onChange={(e) => update(i, { multiValued: e.currentTarget.checked })}
+                mb={8}
+                aria-label={`Field ${i + 1} is a list`}
+              />
+              {metas.length > 1 && (
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  mb={4}
+                  aria-label={`Remove field ${i + 1}`}
+                  onClick={() => setMetas((ms) => ms.filter((_, j) => j !== i))}
+                >
+                  ×
+                </ActionIcon>
+              )}
+            </Group>
+          ))}
+          {error && (
+            <Alert color="red" role="alert">
+              {error}
+            </Alert>
+          )}
+          <Group justify="space-between">
+            <Button variant="default" onClick={() => setMetas((ms) => [...ms, blank()])} disabled={metas.length >= 100}>
+              Add a field
+            </Button>
+            <Button type="submit" loading={busy}>
+              Extract
+            </Button>
+          </Group>
+        </Stack>
+      </Card>
+      {jobId && <ExtractionJob key={jobId} jobId={jobId} />}
+    </Stack>
+  );
+}
+
+function ExtractionJob({ jobId }: { jobId: string }) {
+  const api = useApi();
+  const state = useJob('extraction', jobId);
+  const status = state.job?.status;
+  const done = state.job?.progress ? state.job.progress.done + state.job.progress.failed : 0;
+  const outputs = useAsync(
+    async (signal) =>
+      status
+        ? Promise.all([
+            unwrap(api.GET('/api/core/extraction/jobs/{jobId}/results', { params: { path: { jobId } }, signal })),
+            getAnnotations(api, 'extraction', jobId, signal),
+          ])
+        : null,
+    [api, jobId, status, done],
+  );
+  const [results, annotations] = outputs.data ?? [null, undefined];
+  // File names: from the citations when there are some, else read once per file.
+  const groups = results ? resultsByFile(results.results) : [];
+  const ids = groups.map((g) => g.fileId).join(',');
+  const names = useAsync(async () => {
+    const entries = await Promise.all(
+      groups.map(async (g) => {
+        const cited = annotations?.find((a) => a.data.documentId === g.fileId)?.data.documentName;
+        if (cited) return [g.fileId, cited] as const;
+        const file = await unwrap(api.GET('/api/core/files/{id}', { params: { path: { id: g.fileId } } })).catch(() => null);
+        return [g.fileId, file?.name ?? g.fileId] as const;
+      }),
+    );
+    return new Map(entries);
+  }, [api, ids, annotations]);
+
+  return (
+    <Stack>
+      <JobStatusCard {...state} onCancel={state.cancel} />
+      {outputs.error ? (
+        <Alert color="red" role="alert">
+          {describeError(outputs.error)}
+        </Alert>
+      ) : null}
+      {!results && status && !outputs.error && <Loader size="sm" aria-label="Loading values" />}
+      {groups.map((g) => {
+        const name = names.data?.get(g.fileId) ?? '…';
+        return (
+          <Card withBorder key={g.fileId} component="section" aria-label={`Values of ${name}`} data-file-results={name}>
+            <Title order={3} size="h5" mb="xs">
+              <Anchor component={Link} href={paths.file(g.fileId)}>
+                {name}
+              </Anchor>
+            </Title>
+            <Table.ScrollContainer minWidth={320}>
+              <Table verticalSpacing="xs" aria-label={`Extracted from ${name}`}>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Field</Table.Th>
+                    <Table.Th>Value</Table.Th>
+                    <Table.Th visibleFrom="sm">Confidence</Table.Th>
+                    <Table.Th>Sources</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {g.results.map((r) => (
+                    <Table.Tr key={r.id} data-meta={r.meta}>
+                      <Table.Td fw={500}>{r.meta}</Table.Td>
+                      <Table.Td title={r.explanation}>
+                        <TypedAnswer value={r.found ? r.answer : undefined} type={r.answerType} />
+                      </Table.Td>
+                      <Table.Td visibleFrom="sm">{r.found ? `${Math.round(r.confidence * 100)}%` : '—'}</Table.Td>
+                      <Table.Td>
+                        <CellCitations refs={r.referenceIds} annotations={annotations} label={`${r.meta} in ${name}`} />
+                        {!r.found && (
+                          <Text size="xs" c="dimmed">
+                            {r.explanation}
+                          </Text>
+                        )}
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          </Card>
+        );
+      })}
+    </Stack>
+  );
+}

@@ -1,0 +1,210 @@
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  Group,
+  Loader,
+  NativeSelect,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { describeError, unwrap } from '../../api/client';
+import { useAsync } from '../../lib/use-async';
+import { navigate } from '../../router/router';
+import { paths } from '../../router/routes';
+import { useApi } from '../../session/session';
+import { Citations, JobStatusCard, TypedAnswer } from './components';
+import { getAnnotations, useJob } from './job-api';
+import { filesInput, TargetPicker, type Target } from './pickers';
+import { DATA_TYPES, splitList, type DataType } from './values';
+
+interface QuestionDraft {
+  question: string;
+  dataType: DataType;
+  multiValued: boolean;
+  enumValues: string;
+}
+
+const blank = (): QuestionDraft => ({ question: '', dataType: 'STRING', multiValued: false, enumValues: '' });
+
+/** Questions with typed answers over files or a collection; the answers with their citations. */
+export function QaPanel({ jobId }: { jobId: string | null }) {
+  const api = useApi();
+  const [target, setTarget] = useState<Target>({ mode: 'files', fileIds: [] });
+  const [questions, setQuestions] = useState<QuestionDraft[]>([blank()]);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const update = (i: number, patch: Partial<QuestionDraft>) => setQuestions((qs) => qs.map((q, j) => (j === i ? { ...q, ...patch } : q)));
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const files = filesInput(target);
+    if (!files) return setError('Pick at least one file or a collection.');
+    const asked = questions.filter((q) => q.question.trim());
+    if (!asked.length) return setError('Write a question.');
+    setBusy(true);
+    setError(null);
+    unwrap(
+      api.POST('/api/core/qa/jobs', {
+        body: {
+          files,
+          questions: asked.map((q, i) => ({
+            id: `q${i + 1}`,
+            question: q.question.trim(),
+            answerType: {
+              dataType: q.dataType,
+              multiValued: q.multiValued,
+              ...(q.dataType === 'ENUM' ? { enumValues: splitList(q.enumValues) } : {}),
+            },
+          })),
+        },
+      }),
+    ).then(
+      (job) => {
+        setBusy(false);
+        navigate(paths.jobs('qa', job.jobId));
+      },
+      (err: unknown) => {
+        setBusy(false);
+        setError(describeError(err));
+      },
+    );
+  };
+
+  return (
+    <Stack>
+      <Card withBorder component="form" onSubmit={submit} aria-label="New questions">
+        <Stack>
+          <TargetPicker value={target} onChange={setTarget} />
+          {questions.map((q, i) => (
+            <Stack key={i} gap={6}>
+              <Group align="flex-end" wrap="wrap" gap="xs">
+                <TextInput
+                  label={`Question ${i + 1}`}
+                  placeholder="What is the invoice total?"
+                  value={q.question}
+                  onChange={(e) => update(i, { question: e.currentTarget.value })}
+                  style={{ flex: '1 1 260px' }}
+                />
+                <NativeSelect
+                  label={`Answer type of question ${i + 1}`}
+                  value={q.dataType}
+                  onChange={(e) => update(i, { dataType: e.currentTarget.value as DataType })}
+                  data={DATA_TYPES.map((t) => ({ value: t.value, label: t.label }))}
+                  w={170}
+                />
+                <Checkbox
+                  label="A list"
+                  checked={q.multiValued}
+                  onChange={(e) => update(i, { multiValued: e.currentTarget.checked })}
+                  mb={8}
+                  aria-label={`Question ${i + 1} answers with a list`}
+                />
+                {questions.length > 1 && (
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    mb={4}
+                    aria-label={`Remove question ${i + 1}`}
+                    onClick={() => setQuestions((qs) => qs.filter((_, j) => j !== i))}
+                  >
+                    ×
+                  </ActionIcon>
+                )}
+              </Group>
+              {q.dataType === 'ENUM' && (
+                <TextInput
+                  label={`Allowed values of question ${i + 1}`}
+                  description="Separated by commas"
+                  value={q.enumValues}
+                  onChange={(e) => update(i, { enumValues: e.currentTarget.value })}
+                />
+              )}
+            </Stack>
+          ))}
+          {error && (
+            <Alert color="red" role="alert">
+              {error}
+            </Alert>
+          )}
+          <Group justify="space-between">
+            <Button variant="default" onClick={() => setQuestions((qs) => [...qs, blank()])} disabled={questions.length >= 100}>
+              Add a question
+            </Button>
+            <Button type="submit" loading={busy}>
+              Ask
+            </Button>
+          </Group>
+        </Stack>
+      </Card>
+      {jobId && <QaJob key={jobId} jobId={jobId} />}
+    </Stack>
+  );
+}
+
+function QaJob({ jobId }: { jobId: string }) {
+  const api = useApi();
+  const state = useJob('qa', jobId);
+  const status = state.job?.status;
+  const done = state.job?.progress ? state.job.progress.done + state.job.progress.failed : 0;
+  const inputs = useAsync(() => unwrap(api.GET('/api/core/qa/jobs/{jobId}/inputs', { params: { path: { jobId } } })), [api, jobId]);
+  // Results and citations are read again as units end: a running job shows what it answered so far.
+  const outputs = useAsync(
+    async (signal) =>
+      status
+        ? Promise.all([
+            unwrap(api.GET('/api/core/qa/jobs/{jobId}/results', { params: { path: { jobId } }, signal })),
+            getAnnotations(api, 'qa', jobId, signal),
+          ])
+        : null,
+    [api, jobId, status, done],
+  );
+  const types = new Map((inputs.data?.questions ?? []).map((q) => [q.id, q.answerType]));
+  const [results, annotations] = outputs.data ?? [null, undefined];
+
+  return (
+    <Stack>
+      <JobStatusCard {...state} onCancel={state.cancel} />
+      {outputs.error ? (
+        <Alert color="red" role="alert">
+          {describeError(outputs.error)}
+        </Alert>
+      ) : null}
+      {!results && status && !outputs.error && <Loader size="sm" aria-label="Loading answers" />}
+      {results?.results.map((r) => (
+        <Card withBorder key={r.questionId} component="section" aria-label={`Answer to ${r.question}`} data-question={r.questionId}>
+          <Stack gap="xs">
+            <Title order={3} size="h5">
+              {r.question}
+            </Title>
+            <TypedAnswer value={r.found ? r.answer : undefined} type={types.get(r.questionId)} />
+            <Group gap="xs">
+              {r.found && (
+                <Badge variant="light" color="gray" size="sm">
+                  confidence {Math.round(r.confidence * 100)}%
+                </Badge>
+              )}
+              {r.expectedAnswer !== undefined && r.answerValidity !== undefined && (
+                <Badge variant="light" color={r.answerValidity >= 1 ? 'teal' : 'red'} size="sm">
+                  {r.answerValidity >= 1 ? 'as expected' : 'not as expected'}
+                </Badge>
+              )}
+            </Group>
+            {r.explanation && (
+              <Text size="sm" c="dimmed">
+                {r.explanation}
+              </Text>
+            )}
+            <Citations refs={r.referenceIds} annotations={annotations} />
+          </Stack>
+        </Card>
+      ))}
+    </Stack>
+  );
+}

@@ -1,0 +1,225 @@
+import { ActionIcon, Alert, Button, Card, Checkbox, Group, Loader, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { describeError, unwrap } from '../../api/client';
+import { useAsync } from '../../lib/use-async';
+import { navigate } from '../../router/router';
+import { paths } from '../../router/routes';
+import { useApi } from '../../session/session';
+import { CellCitations, JobStatusCard } from './components';
+import { getAnnotations, useJob } from './job-api';
+import { filesInput, TargetPicker, type Target } from './pickers';
+import { columnKey, entityRows, type EntityColumn } from './values';
+
+type ColumnType = EntityColumn['type'];
+const COLUMN_TYPES: Array<{ value: ColumnType; label: string }> = [
+  { value: 'ENTITY_COLUMN_TYPE_STRING', label: 'Text' },
+  { value: 'ENTITY_COLUMN_TYPE_INT', label: 'Whole number' },
+  { value: 'ENTITY_COLUMN_TYPE_FLOAT', label: 'Number' },
+  { value: 'ENTITY_COLUMN_TYPE_BOOL', label: 'Yes / no' },
+];
+
+interface ColumnDraft {
+  label: string;
+  type: ColumnType;
+  description: string;
+  isRowKey: boolean;
+}
+
+const blank = (isRowKey = false): ColumnDraft => ({ label: '', type: 'ENTITY_COLUMN_TYPE_STRING', description: '', isRowKey });
+
+/** Multi-dimensional extraction: the columns of a table, read as rows across files, each cell cited. */
+export function TablePanel({ jobId }: { jobId: string | null }) {
+  const api = useApi();
+  const [target, setTarget] = useState<Target>({ mode: 'files', fileIds: [] });
+  const [rowName, setRowName] = useState('');
+  const [columns, setColumns] = useState<ColumnDraft[]>([blank(true), blank()]);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const update = (i: number, patch: Partial<ColumnDraft>) => setColumns((cs) => cs.map((c, j) => (j === i ? { ...c, ...patch } : c)));
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const files = filesInput(target);
+    if (!files) return setError('Pick at least one file or a collection.');
+    const named = columns.filter((c) => c.label.trim());
+    if (!named.length) return setError('Name at least one column.');
+    const keys: string[] = [];
+    const schemaColumns = named.map((c) => {
+      const key = columnKey(c.label, keys);
+      keys.push(key);
+      return {
+        key,
+        label: c.label.trim(),
+        type: c.type,
+        role: c.isRowKey ? ('ENTITY_COLUMN_ROLE_IDENTIFIER' as const) : ('ENTITY_COLUMN_ROLE_VALUE' as const),
+        ...(c.isRowKey ? { isRowKey: true } : {}),
+        ...(c.description.trim() ? { description: c.description.trim() } : {}),
+      };
+    });
+    setBusy(true);
+    setError(null);
+    unwrap(
+      api.POST('/api/core/multi-dim-extraction/jobs', {
+        body: { files, schema: { name: rowName.trim() || 'Row', columns: schemaColumns } },
+      }),
+    ).then(
+      (job) => {
+        setBusy(false);
+        navigate(paths.jobs('table', job.jobId));
+      },
+      (err: unknown) => {
+        setBusy(false);
+        setError(describeError(err));
+      },
+    );
+  };
+
+  return (
+    <Stack>
+      <Card withBorder component="form" onSubmit={submit} aria-label="New table extraction">
+        <Stack>
+          <TargetPicker value={target} onChange={setTarget} />
+          <TextInput
+            label="What one row is"
+            placeholder="Invoice line, trial arm, product…"
+            value={rowName}
+            onChange={(e) => setRowName(e.currentTarget.value)}
+          />
+          {columns.map((c, i) => (
+            <Group key={i} align="flex-end" wrap="wrap" gap="xs">
+              <TextInput
+                label={`Column ${i + 1}`}
+                placeholder={i === 0 ? 'Product' : 'Price'}
+                value={c.label}
+                onChange={(e) => update(i, { label: e.currentTarget.value })}
+                style={{ flex: '1 1 160px' }}
+              />
+              <NativeSelect
+                label={`Type of column ${i + 1}`}
+                value={c.type}
+                onChange={(e) => update(i, { type: e.currentTarget.value as ColumnType })}
+                data={COLUMN_TYPES}
+                w={150}
+              />
+              <TextInput
+                label={`Description of column ${i + 1}`}
+                value={c.description}
+                onChange={(e) => update(i, { description: e.currentTarget.value })}
+                style={{ flex: '2 1 200px' }}
+              />
+              <Checkbox
+                label="Row key"
+                checked={c.isRowKey}
+                onChange={(e) => update(i, { isRowKey: e.currentTarget.checked })}
+                mb={8}
+                aria-label={`Column ${i + 1} identifies the row`}
+              />
+              {columns.length > 1 && (
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  mb={4}
+                  aria-label={`Remove column ${i + 1}`}
+                  onClick={() => setColumns((cs) => cs.filter((_, j) => j !== i))}
+                >
+                  ×
+                </ActionIcon>
+              )}
+            </Group>
+          ))}
+          {error && (
+            <Alert color="red" role="alert">
+              {error}
+            </Alert>
+          )}
+          <Group justify="space-between">
+            <Button variant="default" onClick={() => setColumns((cs) => [...cs, blank()])} disabled={columns.length >= 50}>
+              Add a column
+            </Button>
+            <Button type="submit" loading={busy}>
+              Extract rows
+            </Button>
+          </Group>
+        </Stack>
+      </Card>
+      {jobId && <TableJob key={jobId} jobId={jobId} />}
+    </Stack>
+  );
+}
+
+function TableJob({ jobId }: { jobId: string }) {
+  const api = useApi();
+  const state = useJob('multi-dim-extraction', jobId);
+  const status = state.job?.status;
+  const done = state.job?.progress ? state.job.progress.done + state.job.progress.failed : 0;
+  const outputs = useAsync(
+    async (signal) =>
+      status
+        ? Promise.all([
+            unwrap(api.GET('/api/core/multi-dim-extraction/jobs/{jobId}/results', { params: { path: { jobId } }, signal })),
+            getAnnotations(api, 'multi-dim-extraction', jobId, signal),
+          ])
+        : null,
+    [api, jobId, status, done],
+  );
+  const [results, annotations] = outputs.data ?? [null, undefined];
+  const extraction = results?.entityExtraction;
+  const columns = extraction?.schema.columns ?? [];
+  const rows = extraction ? entityRows(extraction) : [];
+
+  return (
+    <Stack>
+      <JobStatusCard {...state} onCancel={state.cancel} />
+      {outputs.error ? (
+        <Alert color="red" role="alert">
+          {describeError(outputs.error)}
+        </Alert>
+      ) : null}
+      {!results && status && !outputs.error && <Loader size="sm" aria-label="Loading rows" />}
+      {extraction && (
+        <Card withBorder component="section" aria-label="Extracted rows">
+          <Stack gap="xs">
+            {extraction.explanation && (
+              <Text size="sm" c="dimmed">
+                {extraction.explanation}
+              </Text>
+            )}
+            {rows.length === 0 ? (
+              <Text data-rows="0">No row was found.</Text>
+            ) : (
+              <Table.ScrollContainer minWidth={Math.max(320, columns.length * 140)}>
+                <Table verticalSpacing="xs" withTableBorder aria-label={extraction.schema.name || 'Rows'} data-rows={rows.length}>
+                  <Table.Thead>
+                    <Table.Tr>
+                      {columns.map((c) => (
+                        <Table.Th key={c.key}>{c.label}</Table.Th>
+                      ))}
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {rows.map((row, r) => (
+                      <Table.Tr key={r}>
+                        {row.cells.map((cell) => (
+                          <Table.Td key={cell.key} title={cell.cell?.explanation}>
+                            {cell.text ?? (
+                              <Text span c="dimmed">
+                                —
+                              </Text>
+                            )}
+                            <div>
+                              <CellCitations refs={cell.cell?.referenceIds} annotations={annotations} label={`row ${r + 1}, ${cell.key}`} />
+                            </div>
+                          </Table.Td>
+                        ))}
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+          </Stack>
+        </Card>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,208 @@
+import { Alert, Anchor, Badge, Blockquote, Button, Card, Group, List, Loader, Popover, Progress, Stack, Text } from '@mantine/core';
+import type { Annotation, FindSimilarJob, Job, JobStatus } from '@docintel/api-client';
+import { describeError } from '../../api/client';
+import { Link } from '../../router/router';
+import { citationTarget, documentLink } from '../document/links';
+import { citationsFor, describeTarget, type Reference } from './citations';
+import { isTerminal, progressOf, typedValue, typeLabel, type AnswerType, type DataValue } from './values';
+
+const COLORS: Record<JobStatus, string> = {
+  PENDING: 'gray',
+  RUNNING: 'blue',
+  SUCCESS: 'teal',
+  COMPLETED: 'teal',
+  FAILED: 'red',
+  ABORTED: 'orange',
+};
+
+export function JobStatusBadge({ status }: { status: JobStatus }) {
+  return (
+    <Badge
+      color={COLORS[status]}
+      variant="light"
+      leftSection={isTerminal(status) ? undefined : <Loader size={10} color={COLORS[status]} />}
+      data-job-status={status}
+    >
+      {status}
+    </Badge>
+  );
+}
+
+/** A job's state: status, progress while it runs, the reason it failed, and a cancel button. */
+export function JobStatusCard(props: {
+  job: Job | FindSimilarJob | null;
+  error: unknown;
+  cancelling: boolean;
+  cancelError: unknown;
+  onCancel: () => void;
+}) {
+  const { job, error } = props;
+  if (error) {
+    return (
+      <Alert color="red" title="Could not follow this job" role="alert">
+        {describeError(error)}
+      </Alert>
+    );
+  }
+  if (!job) return <Loader aria-label="Loading job" />;
+  const progress = progressOf(job.progress);
+  const seconds = 'result' in job ? (job.executionTimeMs !== undefined ? job.executionTimeMs / 1000 : undefined) : job.executionTime;
+  return (
+    <Card withBorder component="section" aria-label="Job status" data-job={job.jobId}>
+      <Stack gap="xs">
+        <Group justify="space-between" wrap="wrap">
+          <Group gap="xs" wrap="wrap" style={{ minWidth: 0 }}>
+            <JobStatusBadge status={job.status} />
+            {'name' in job && job.name ? (
+              <Text fw={500} style={{ overflowWrap: 'anywhere' }}>
+                {job.name}
+              </Text>
+            ) : null}
+            {seconds !== undefined ? (
+              <Text size="sm" c="dimmed">
+                {seconds.toFixed(1)} s
+              </Text>
+            ) : null}
+          </Group>
+          {!isTerminal(job.status) && (
+            <Button variant="default" color="red" size="xs" onClick={props.onCancel} loading={props.cancelling}>
+              Cancel job
+            </Button>
+          )}
+        </Group>
+        {!isTerminal(job.status) && (
+          <div role="status">
+            {progress ? (
+              <>
+                <Progress value={progress.percent} aria-label="Job progress" animated />
+                <Text size="xs" c="dimmed" mt={4}>
+                  {progress.text}
+                </Text>
+              </>
+            ) : (
+              <Text size="sm" c="dimmed">
+                {job.status === 'PENDING' ? 'Waiting to start…' : 'Running…'}
+              </Text>
+            )}
+          </div>
+        )}
+        {job.errorMessage && (
+          <Alert color={job.status === 'FAILED' ? 'red' : 'orange'} role={job.status === 'FAILED' ? 'alert' : 'status'} p="xs">
+            {job.errorMessage}
+          </Alert>
+        )}
+        {props.cancelError ? (
+          <Alert color="red" role="alert" p="xs">
+            {describeError(props.cancelError)}
+          </Alert>
+        ) : null}
+      </Stack>
+    </Card>
+  );
+}
+
+/** A typed answer: its values (a list for a multi-valued one) and its type. */
+export function TypedAnswer({ value, type, raw }: { value: DataValue | undefined; type?: AnswerType; raw?: string | null }) {
+  const typed = typedValue(value);
+  if (!typed) {
+    return raw ? (
+      <Text data-answer>{raw}</Text>
+    ) : (
+      <Text c="dimmed" fs="italic" data-answer="">
+        Not found
+      </Text>
+    );
+  }
+  return (
+    <Group gap="xs" align="baseline" wrap="wrap">
+      {typed.list ? (
+        <List size="sm" data-answer={typed.values.join('; ')}>
+          {typed.values.map((v, i) => (
+            <List.Item key={i}>{v}</List.Item>
+          ))}
+        </List>
+      ) : (
+        <Text fw={600} size="lg" data-answer={typed.values[0]} style={{ overflowWrap: 'anywhere' }}>
+          {typed.values[0]}
+        </Text>
+      )}
+      <Badge variant="outline" size="sm" color="gray" data-answer-kind={typed.kind}>
+        {type ? typeLabel(type) : typed.kind}
+      </Badge>
+    </Group>
+  );
+}
+
+/** One citation: the file, where in it, the quoted text, a link to the document view there. */
+export function CitationItem({ annotation }: { annotation: Annotation }) {
+  const data = annotation.data;
+  const target = citationTarget(data);
+  const where = describeTarget(target);
+  return (
+    <div data-citation={data.documentName}>
+      <Group gap="xs" wrap="wrap">
+        <Anchor component={Link} href={documentLink(data.documentId, target)} size="sm" fw={500}>
+          {data.documentName}
+          {where ? `, ${where}` : ''}
+        </Anchor>
+      </Group>
+      <Blockquote p="xs" mt={4} fz="sm" style={{ overflowWrap: 'anywhere' }}>
+        {data.content}
+      </Blockquote>
+    </div>
+  );
+}
+
+/** The citations `refs` name, or nothing when there are none. */
+export function Citations({
+  refs,
+  annotations,
+  title = 'Citations',
+}: {
+  refs: readonly Reference[] | undefined;
+  annotations: Annotation[] | undefined;
+  title?: string;
+}) {
+  const cited = citationsFor(refs, annotations);
+  if (cited.length === 0) return null;
+  return (
+    <Stack gap={6} aria-label={title} role="group">
+      <Text size="xs" fw={600} tt="uppercase" c="dimmed">
+        {title}
+      </Text>
+      {cited.map((a) => (
+        <CitationItem key={a.id.id} annotation={a} />
+      ))}
+    </Stack>
+  );
+}
+
+/** The citations of a table cell, behind a small button (tables stay readable). */
+export function CellCitations({
+  refs,
+  annotations,
+  label,
+}: {
+  refs: readonly Reference[] | undefined;
+  annotations: Annotation[] | undefined;
+  label: string;
+}) {
+  const cited = citationsFor(refs, annotations);
+  if (cited.length === 0) return null;
+  return (
+    <Popover width={360} position="bottom-start" withArrow shadow="md">
+      <Popover.Target>
+        <Button variant="subtle" size="compact-xs" aria-label={`Citations of ${label}`}>
+          {cited.length === 1 ? '1 source' : `${cited.length} sources`}
+        </Button>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Stack gap="xs">
+          {cited.map((a) => (
+            <CitationItem key={a.id.id} annotation={a} />
+          ))}
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}
