@@ -1,5 +1,5 @@
-import { Type } from 'class-transformer';
-import { IsEmail, IsIn, IsNotEmpty, IsNumber, IsOptional, Max, Min } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import { ArrayNotEmpty, ArrayUnique, IsEmail, IsIn, IsNotEmpty, IsNumber, IsOptional, Max, Min } from 'class-validator';
 import { IsHttpUrlVar, IsIntegerVar } from '@docintel/config';
 import { ServiceEnv } from '@docintel/runtime';
 
@@ -13,6 +13,10 @@ export type FindSimilarRemote = (typeof FIND_SIMILAR_REMOTES)[number];
 /** Who runs agent jobs: the built-in planner (offline, default) or an LLM tool-calling loop (LLM_* variables). */
 export const AGENT_ENGINES = ['builtin', 'llm'] as const;
 export type AgentEngineName = (typeof AGENT_ENGINES)[number];
+
+/** The work queues a replica can take from: job units (questions, extraction, find-similar) and agent runs. */
+export const JOB_QUEUE_NAMES = ['units', 'agent'] as const;
+export type JobQueueName = (typeof JOB_QUEUE_NAMES)[number];
 
 /** job-orchestrator configuration. The engines' own variables (LLM_*, *_MODEL_DIR) are read by libs/answering. */
 export class JobsEnv extends ServiceEnv {
@@ -96,6 +100,23 @@ export class JobsEnv extends ServiceEnv {
   /** Agent jobs one replica runs at once (their own queue, beside JOB_CONCURRENCY units). */
   @IsIntegerVar(1, 64, 'must be an integer')
   AGENT_CONCURRENCY = 2;
+
+  /**
+   * The queues this replica consumes, as a comma list. Both by default; a deployment that wants
+   * agent runs scaled apart from job units runs one set of replicas with `units` and one with `agent`.
+   */
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((q) => q.trim())
+          .filter(Boolean)
+      : value,
+  )
+  @ArrayNotEmpty({ message: `must name at least one of ${JOB_QUEUE_NAMES.join(', ')}` })
+  @ArrayUnique({ message: 'must not name a queue twice' })
+  @IsIn(JOB_QUEUE_NAMES, { each: true, message: `must be a comma list of ${JOB_QUEUE_NAMES.join(', ')}` })
+  JOB_QUEUES: JobQueueName[] = ['units', 'agent'];
 
   /** max_iterations of a request that sets none. */
   @IsIntegerVar(1, 50, 'must be an integer from 1 to 50')

@@ -6,7 +6,7 @@ import { SERVICE_ENV } from '@docintel/runtime';
 import type { JobRecord, UnitRecord } from '../jobs/job-records';
 import { JobsRepository, type UnitOutcome } from '../jobs/jobs.repository';
 import { UnitQueue } from '../jobs/unit-queue';
-import type { JobsEnv } from '../jobs.env';
+import type { JobQueueName, JobsEnv } from '../jobs.env';
 import { failedSourceMatches, FindSimilarUnitRunner } from '../find-similar/find-similar-unit';
 import { failedFileRows, MultiDimUnitRunner } from '../multi-dim/multi-dim-unit';
 import type { ExtractionInputs, FindSimilarInputs } from '../jobs/job-records';
@@ -62,11 +62,11 @@ export class UnitWorker implements OnApplicationBootstrap, BeforeApplicationShut
 
   async onApplicationBootstrap(): Promise<void> {
     for (const stream of [Streams.work, Streams.deadLetters]) await this.jetstream.ensureStream(stream);
-    const queues = [
-      { message: Work.jobsUnit, durable: JOB_UNITS_DURABLE, concurrency: this.env.JOB_CONCURRENCY },
-      { message: Work.jobsAgent, durable: AGENT_RUNS_DURABLE, concurrency: this.env.AGENT_CONCURRENCY },
+    const queues: Array<{ name: JobQueueName; message: typeof Work.jobsUnit; durable: string; concurrency: number }> = [
+      { name: 'units', message: Work.jobsUnit, durable: JOB_UNITS_DURABLE, concurrency: this.env.JOB_CONCURRENCY },
+      { name: 'agent', message: Work.jobsAgent, durable: AGENT_RUNS_DURABLE, concurrency: this.env.AGENT_CONCURRENCY },
     ];
-    for (const queue of queues) {
+    for (const queue of queues.filter((q) => this.env.JOB_QUEUES.includes(q.name))) {
       for (let i = 0; i < queue.concurrency; i++) {
         this.consumers.push(
           await this.jetstream.consume({
