@@ -177,33 +177,27 @@ async function main() {
   startedUp = true;
   supervisor.enableRestarts();
 
-  let token;
+  // The banner (URL, API docs, development token) is the CLI's `welcome` command, which the
+  // compose `welcome` service prints too: one text for both.
+  const url = `http://127.0.0.1:${gatewayPort}`;
+  let banner;
   try {
-    token = execFileSync(
+    banner = execFileSync(
       process.execPath,
-      [join(root, 'apps/api-gateway/dist/cli/main.js'), 'dev-token', ...(env.DEV_TOKEN_FILE ? ['--file', env.DEV_TOKEN_FILE] : [])],
+      [
+        join(root, 'apps/api-gateway/dist/cli/main.js'),
+        'welcome',
+        '--url',
+        url,
+        ...(env.DEV_TOKEN_FILE ? ['--file', env.DEV_TOKEN_FILE] : []),
+      ],
       { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] },
-    )
-      .toString()
-      .trim()
-      .split('\n')
-      .pop();
+    ).toString();
   } catch (err) {
     stop(1, `docintel cannot start: the development token could not be created (${err.message})`);
     return;
   }
-  const url = `http://127.0.0.1:${gatewayPort}`;
-  process.stdout.write(
-    [
-      '',
-      `docintel is running at ${url}`,
-      `API docs:          ${url}/api/docs`,
-      `Development token (namespace "default", user dev@docintel.local):`,
-      `  ${token}`,
-      `Try: curl -H "Authorization: Bearer ${token}" ${url}/api/core/providers`,
-      '',
-    ].join('\n') + '\n',
-  );
+  process.stdout.write(banner);
 }
 
 if (require.main === module) main().catch((err) => fail(err.message));

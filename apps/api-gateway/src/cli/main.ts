@@ -8,6 +8,7 @@ import { createDataSource, initializeDataSource } from '@docintel/persistence';
 import { identityEntities } from '../identity/identity.entities';
 import { IdentityService } from '../identity/identity.service';
 import { migrations } from '../migrations';
+import { DEV_TOKEN_NAMESPACE, DEV_TOKEN_USER, welcomeBanner } from './welcome';
 
 const USAGE = `docintel: administration of namespaces, users and access tokens
 
@@ -20,6 +21,9 @@ const USAGE = `docintel: administration of namespaces, users and access tokens
   dev-token [--file <path>]
       Prints a development token for dev@docintel.local in namespace "default", reusing the one
       saved in the file (default ./data/.dev-token) while it is still valid.
+  welcome [--url <url>] [--file <path>]
+      What \`npm start\` prints once docintel runs: the API's URL as clients reach it (default
+      PUBLIC_URL, else http://127.0.0.1:8080), its docs, and that development token.
 
 Environment: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/docintel).`;
 
@@ -35,6 +39,7 @@ async function main(argv: string[]): Promise<number> {
       name: { type: 'string' },
       'expires-in-days': { type: 'string' },
       file: { type: 'string' },
+      url: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -90,22 +95,12 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       }
       case 'dev-token': {
-        const file = values.file ?? './data/.dev-token';
-        if (existsSync(file)) {
-          const saved = readFileSync(file, 'utf8').trim();
-          const ok = await identity.authenticate(`Bearer ${saved}`, undefined).then(
-            () => true,
-            () => false,
-          );
-          if (ok) {
-            out(saved);
-            return 0;
-          }
-        }
-        const created = await identity.createToken({ namespace: 'default', email: 'dev@docintel.local', name: 'development' });
-        mkdirSync(dirname(file), { recursive: true });
-        writeFileSync(file, `${created.token}\n`, { mode: 0o600 });
-        out(created.token);
+        out(await devToken(identity, values.file));
+        return 0;
+      }
+      case 'welcome': {
+        const token = await devToken(identity, values.file);
+        process.stdout.write(welcomeBanner(values.url ?? (process.env.PUBLIC_URL || 'http://127.0.0.1:8080'), token));
         return 0;
       }
       default:
@@ -117,6 +112,22 @@ async function main(argv: string[]): Promise<number> {
 }
 
 class UsageError extends Error {}
+
+/** The development token saved in the file while it is still valid, else a new one (saved there). */
+async function devToken(identity: IdentityService, file = './data/.dev-token'): Promise<string> {
+  if (existsSync(file)) {
+    const saved = readFileSync(file, 'utf8').trim();
+    const valid = await identity.authenticate(`Bearer ${saved}`, undefined).then(
+      () => true,
+      () => false,
+    );
+    if (valid) return saved;
+  }
+  const created = await identity.createToken({ namespace: DEV_TOKEN_NAMESPACE, email: DEV_TOKEN_USER, name: 'development' });
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${created.token}\n`, { mode: 0o600 });
+  return created.token;
+}
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
