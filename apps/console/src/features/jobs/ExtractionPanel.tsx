@@ -1,27 +1,13 @@
-import {
-  ActionIcon,
-  Alert,
-  Anchor,
-  Button,
-  Card,
-  Checkbox,
-  Group,
-  Loader,
-  NativeSelect,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { Alert, Anchor, Card, Checkbox, Group, Loader, NativeSelect, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
 import { describeError, unwrap } from '../../api/client';
 import { useAsync } from '../../lib/use-async';
-import { Link, navigate } from '../../router/router';
+import { Link } from '../../router/router';
 import { paths } from '../../router/routes';
 import { useApi } from '../../session/session';
 import { CellCitations, JobStatusCard, TypedAnswer } from './components';
 import { getAnnotations, useJob } from './job-api';
+import { JobForm, RemoveRowButton, useJobSubmit, useRows } from './job-form';
 import { filesInput, TargetPicker, type Target } from './pickers';
 import { DATA_TYPES, resultsByFile, type DataType } from './values';
 
@@ -38,105 +24,76 @@ const blank = (): MetaDraft => ({ meta: '', dataType: 'STRING', multiValued: fal
 export function ExtractionPanel({ jobId }: { jobId: string | null }) {
   const api = useApi();
   const [target, setTarget] = useState<Target>({ mode: 'files', fileIds: [] });
-  const [metas, setMetas] = useState<MetaDraft[]>([blank()]);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const update = (i: number, patch: Partial<MetaDraft>) => setMetas((ms) => ms.map((m, j) => (j === i ? { ...m, ...patch } : m)));
+  const metas = useRows<MetaDraft>(() => [blank()]);
+  const form = useJobSubmit();
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     const files = filesInput(target);
-    if (!files) return setError('Pick at least one file or a collection.');
-    const named = metas.filter((m) => m.meta.trim());
-    if (!named.length) return setError('Name a field to extract.');
-    setBusy(true);
-    setError(null);
-    unwrap(
-      api.POST('/api/core/extraction/jobs', {
-        body: {
-          files,
-          metas: named.map((m) => ({
-            meta: m.meta.trim(),
-            ...(m.description.trim() ? { description: m.description.trim() } : {}),
-            answerType: { dataType: m.dataType, multiValued: m.multiValued },
-          })),
-        },
-      }),
-    ).then(
-      (job) => {
-        setBusy(false);
-        navigate(paths.jobs('extraction', job.jobId));
-      },
-      (err: unknown) => {
-        setBusy(false);
-        setError(describeError(err));
-      },
+    if (!files) return form.setError('Pick at least one file or a collection.');
+    const named = metas.rows.filter((m) => m.meta.trim());
+    if (!named.length) return form.setError('Name a field to extract.');
+    form.start(
+      unwrap(
+        api.POST('/api/core/extraction/jobs', {
+          body: {
+            files,
+            metas: named.map((m) => ({
+              meta: m.meta.trim(),
+              ...(m.description.trim() ? { description: m.description.trim() } : {}),
+              answerType: { dataType: m.dataType, multiValued: m.multiValued },
+            })),
+          },
+        }),
+      ),
+      (id) => paths.jobs('extraction', id),
     );
   };
 
   return (
     <Stack>
-      <Card withBorder component="form" onSubmit={submit} aria-label="New extraction">
-        <Stack>
-          <TargetPicker value={target} onChange={setTarget} />
-          {metas.map((m, i) => (
-            <Group key={i} align="flex-end" wrap="wrap" gap="xs">
-              <TextInput
-                label={`Field ${i + 1}`}
-                placeholder="invoice total"
-                value={m.meta}
-                onChange={(e) => update(i, { meta: e.currentTarget.value })}
-                style={{ flex: '1 1 160px' }}
-              />
-              <NativeSelect
-                label={`Type of field ${i + 1}`}
-                value={m.dataType}
-                onChange={(e) => update(i, { dataType: e.currentTarget.value as DataType })}
-                data={DATA_TYPES.filter((t) => t.value !== 'ENUM').map((t) => ({ value: t.value, label: t.label }))}
-                w={150}
-              />
-              <TextInput
-                label={`Description of field ${i + 1}`}
-                placeholder="What is the total amount due?"
-                value={m.description}
-                onChange={(e) => update(i, { description: e.currentTarget.value })}
-                style={{ flex: '2 1 220px' }}
-              />
-              <Checkbox
-                label="A list"
-                checked={m.multiValued}
-                onChange={(e) => update(i, { multiValued: e.currentTarget.checked })}
-                mb={8}
-                aria-label={`Field ${i + 1} is a list`}
-              />
-              {metas.length > 1 && (
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  mb={4}
-                  aria-label={`Remove field ${i + 1}`}
-                  onClick={() => setMetas((ms) => ms.filter((_, j) => j !== i))}
-                >
-                  ×
-                </ActionIcon>
-              )}
-            </Group>
-          ))}
-          {error && (
-            <Alert color="red" role="alert">
-              {error}
-            </Alert>
-          )}
-          <Group justify="space-between">
-            <Button variant="default" onClick={() => setMetas((ms) => [...ms, blank()])} disabled={metas.length >= 100}>
-              Add a field
-            </Button>
-            <Button type="submit" loading={busy}>
-              Extract
-            </Button>
+      <JobForm
+        label="New extraction"
+        onSubmit={submit}
+        busy={form.busy}
+        error={form.error}
+        submitLabel="Extract"
+        add={{ label: 'Add a field', onClick: () => metas.add(blank()), disabled: metas.rows.length >= 100 }}
+      >
+        <TargetPicker value={target} onChange={setTarget} />
+        {metas.rows.map((m, i) => (
+          <Group key={i} align="flex-end" wrap="wrap" gap="xs">
+            <TextInput
+              label={`Field ${i + 1}`}
+              placeholder="invoice total"
+              value={m.meta}
+              onChange={(e) => metas.update(i, { meta: e.currentTarget.value })}
+              style={{ flex: '1 1 160px' }}
+            />
+            <NativeSelect
+              label={`Type of field ${i + 1}`}
+              value={m.dataType}
+              onChange={(e) => metas.update(i, { dataType: e.currentTarget.value as DataType })}
+              data={DATA_TYPES.filter((t) => t.value !== 'ENUM').map((t) => ({ value: t.value, label: t.label }))}
+              w={150}
+            />
+            <TextInput
+              label={`Description of field ${i + 1}`}
+              placeholder="What is the total amount due?"
+              value={m.description}
+              onChange={(e) => metas.update(i, { description: e.currentTarget.value })}
+              style={{ flex: '2 1 220px' }}
+            />
+            <Checkbox
+              label="A list"
+              checked={m.multiValued}
+              onChange={(e) => metas.update(i, { multiValued: e.currentTarget.checked })}
+              mb={8}
+              aria-label={`Field ${i + 1} is a list`}
+            />
+            <RemoveRowButton label={`Remove field ${i + 1}`} onClick={() => metas.remove(i)} hidden={metas.rows.length <= 1} />
           </Group>
-        </Stack>
-      </Card>
+        ))}
+      </JobForm>
       {jobId && <ExtractionJob key={jobId} jobId={jobId} />}
     </Stack>
   );

@@ -1,26 +1,12 @@
-import {
-  ActionIcon,
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Checkbox,
-  Group,
-  Loader,
-  NativeSelect,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { Alert, Badge, Card, Checkbox, Group, Loader, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
 import { describeError, unwrap } from '../../api/client';
 import { useAsync } from '../../lib/use-async';
-import { navigate } from '../../router/router';
 import { paths } from '../../router/routes';
 import { useApi } from '../../session/session';
 import { Citations, JobStatusCard, TypedAnswer } from './components';
 import { getAnnotations, useJob } from './job-api';
+import { JobForm, RemoveRowButton, useJobSubmit, useRows } from './job-form';
 import { filesInput, TargetPicker, type Target } from './pickers';
 import { DATA_TYPES, splitList, type DataType } from './values';
 
@@ -37,112 +23,83 @@ const blank = (): QuestionDraft => ({ question: '', dataType: 'STRING', multiVal
 export function QaPanel({ jobId }: { jobId: string | null }) {
   const api = useApi();
   const [target, setTarget] = useState<Target>({ mode: 'files', fileIds: [] });
-  const [questions, setQuestions] = useState<QuestionDraft[]>([blank()]);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const update = (i: number, patch: Partial<QuestionDraft>) => setQuestions((qs) => qs.map((q, j) => (j === i ? { ...q, ...patch } : q)));
+  const questions = useRows<QuestionDraft>(() => [blank()]);
+  const form = useJobSubmit();
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     const files = filesInput(target);
-    if (!files) return setError('Pick at least one file or a collection.');
-    const asked = questions.filter((q) => q.question.trim());
-    if (!asked.length) return setError('Write a question.');
-    setBusy(true);
-    setError(null);
-    unwrap(
-      api.POST('/api/core/qa/jobs', {
-        body: {
-          files,
-          questions: asked.map((q, i) => ({
-            id: `q${i + 1}`,
-            question: q.question.trim(),
-            answerType: {
-              dataType: q.dataType,
-              multiValued: q.multiValued,
-              ...(q.dataType === 'ENUM' ? { enumValues: splitList(q.enumValues) } : {}),
-            },
-          })),
-        },
-      }),
-    ).then(
-      (job) => {
-        setBusy(false);
-        navigate(paths.jobs('qa', job.jobId));
-      },
-      (err: unknown) => {
-        setBusy(false);
-        setError(describeError(err));
-      },
+    if (!files) return form.setError('Pick at least one file or a collection.');
+    const asked = questions.rows.filter((q) => q.question.trim());
+    if (!asked.length) return form.setError('Write a question.');
+    form.start(
+      unwrap(
+        api.POST('/api/core/qa/jobs', {
+          body: {
+            files,
+            questions: asked.map((q, i) => ({
+              id: `q${i + 1}`,
+              question: q.question.trim(),
+              answerType: {
+                dataType: q.dataType,
+                multiValued: q.multiValued,
+                ...(q.dataType === 'ENUM' ? { enumValues: splitList(q.enumValues) } : {}),
+              },
+            })),
+          },
+        }),
+      ),
+      (id) => paths.jobs('qa', id),
     );
   };
 
   return (
     <Stack>
-      <Card withBorder component="form" onSubmit={submit} aria-label="New questions">
-        <Stack>
-          <TargetPicker value={target} onChange={setTarget} />
-          {questions.map((q, i) => (
-            <Stack key={i} gap={6}>
-              <Group align="flex-end" wrap="wrap" gap="xs">
-                <TextInput
-                  label={`Question ${i + 1}`}
-                  placeholder="What is the invoice total?"
-                  value={q.question}
-                  onChange={(e) => update(i, { question: e.currentTarget.value })}
-                  style={{ flex: '1 1 260px' }}
-                />
-                <NativeSelect
-                  label={`Answer type of question ${i + 1}`}
-                  value={q.dataType}
-                  onChange={(e) => update(i, { dataType: e.currentTarget.value as DataType })}
-                  data={DATA_TYPES.map((t) => ({ value: t.value, label: t.label }))}
-                  w={170}
-                />
-                <Checkbox
-                  label="A list"
-                  checked={q.multiValued}
-                  onChange={(e) => update(i, { multiValued: e.currentTarget.checked })}
-                  mb={8}
-                  aria-label={`Question ${i + 1} answers with a list`}
-                />
-                {questions.length > 1 && (
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    mb={4}
-                    aria-label={`Remove question ${i + 1}`}
-                    onClick={() => setQuestions((qs) => qs.filter((_, j) => j !== i))}
-                  >
-                    ×
-                  </ActionIcon>
-                )}
-              </Group>
-              {q.dataType === 'ENUM' && (
-                <TextInput
-                  label={`Allowed values of question ${i + 1}`}
-                  description="Separated by commas"
-                  value={q.enumValues}
-                  onChange={(e) => update(i, { enumValues: e.currentTarget.value })}
-                />
-              )}
-            </Stack>
-          ))}
-          {error && (
-            <Alert color="red" role="alert">
-              {error}
-            </Alert>
-          )}
-          <Group justify="space-between">
-            <Button variant="default" onClick={() => setQuestions((qs) => [...qs, blank()])} disabled={questions.length >= 100}>
-              Add a question
-            </Button>
-            <Button type="submit" loading={busy}>
-              Ask
-            </Button>
-          </Group>
-        </Stack>
-      </Card>
+      <JobForm
+        label="New questions"
+        onSubmit={submit}
+        busy={form.busy}
+        error={form.error}
+        submitLabel="Ask"
+        add={{ label: 'Add a question', onClick: () => questions.add(blank()), disabled: questions.rows.length >= 100 }}
+      >
+        <TargetPicker value={target} onChange={setTarget} />
+        {questions.rows.map((q, i) => (
+          <Stack key={i} gap={6}>
+            <Group align="flex-end" wrap="wrap" gap="xs">
+              <TextInput
+                label={`Question ${i + 1}`}
+                placeholder="What is the invoice total?"
+                value={q.question}
+                onChange={(e) => questions.update(i, { question: e.currentTarget.value })}
+                style={{ flex: '1 1 260px' }}
+              />
+              <NativeSelect
+                label={`Answer type of question ${i + 1}`}
+                value={q.dataType}
+                onChange={(e) => questions.update(i, { dataType: e.currentTarget.value as DataType })}
+                data={DATA_TYPES.map((t) => ({ value: t.value, label: t.label }))}
+                w={170}
+              />
+              <Checkbox
+                label="A list"
+                checked={q.multiValued}
+                onChange={(e) => questions.update(i, { multiValued: e.currentTarget.checked })}
+                mb={8}
+                aria-label={`Question ${i + 1} answers with a list`}
+              />
+              <RemoveRowButton label={`Remove question ${i + 1}`} onClick={() => questions.remove(i)} hidden={questions.rows.length <= 1} />
+            </Group>
+            {q.dataType === 'ENUM' && (
+              <TextInput
+                label={`Allowed values of question ${i + 1}`}
+                description="Separated by commas"
+                value={q.enumValues}
+                onChange={(e) => questions.update(i, { enumValues: e.currentTarget.value })}
+              />
+            )}
+          </Stack>
+        ))}
+      </JobForm>
       {jobId && <QaJob key={jobId} jobId={jobId} />}
     </Stack>
   );

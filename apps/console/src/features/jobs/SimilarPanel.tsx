@@ -1,54 +1,32 @@
-import { Alert, Anchor, Badge, Button, Card, Group, Progress, Stack, Table, Text } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
-import { describeError, unwrap } from '../../api/client';
-import { Link, navigate } from '../../router/router';
+import { Alert, Anchor, Badge, Card, Progress, Stack, Table, Text } from '@mantine/core';
+import { useState } from 'react';
+import { unwrap } from '../../api/client';
+import { Link } from '../../router/router';
 import { paths } from '../../router/routes';
 import { useApi } from '../../session/session';
 import { JobStatusCard } from './components';
 import { useJob } from './job-api';
+import { JobForm, useJobSubmit } from './job-form';
 import { IndexedFilePicker } from './pickers';
 
 /** Find similar: one indexed file as the source, the files most like it with their scores. */
 export function SimilarPanel({ jobId }: { jobId: string | null }) {
   const api = useApi();
   const [fileId, setFileId] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const form = useJobSubmit();
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (!fileId) return setError('Pick a file.');
-    setBusy(true);
-    setError(null);
-    unwrap(api.POST('/api/core/find-similar/jobs', { body: { sourceIdentifiers: [{ id: fileId }] } })).then(
-      (job) => {
-        setBusy(false);
-        navigate(paths.jobs('similar', job.jobId));
-      },
-      (err: unknown) => {
-        setBusy(false);
-        setError(describeError(err));
-      },
+  const submit = () => {
+    if (!fileId) return form.setError('Pick a file.');
+    form.start(unwrap(api.POST('/api/core/find-similar/jobs', { body: { sourceIdentifiers: [{ id: fileId }] } })), (id) =>
+      paths.jobs('similar', id),
     );
   };
 
   return (
     <Stack>
-      <Card withBorder component="form" onSubmit={submit} aria-label="New search for similar files">
-        <Stack>
-          <IndexedFilePicker multiple={false} label="Source file" value={fileId} onChange={setFileId} />
-          {error && (
-            <Alert color="red" role="alert">
-              {error}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button type="submit" loading={busy}>
-              Find similar files
-            </Button>
-          </Group>
-        </Stack>
-      </Card>
+      <JobForm label="New search for similar files" onSubmit={submit} busy={form.busy} error={form.error} submitLabel="Find similar files">
+        <IndexedFilePicker multiple={false} label="Source file" value={fileId} onChange={setFileId} />
+      </JobForm>
       {jobId && <SimilarJob key={jobId} jobId={jobId} />}
     </Stack>
   );

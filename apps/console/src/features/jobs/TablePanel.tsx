@@ -1,12 +1,12 @@
-import { ActionIcon, Alert, Button, Card, Checkbox, Group, Loader, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { Alert, Card, Checkbox, Group, Loader, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useState } from 'react';
 import { describeError, unwrap } from '../../api/client';
 import { useAsync } from '../../lib/use-async';
-import { navigate } from '../../router/router';
 import { paths } from '../../router/routes';
 import { useApi } from '../../session/session';
 import { CellCitations, JobStatusCard } from './components';
 import { getAnnotations, useJob } from './job-api';
+import { JobForm, RemoveRowButton, useJobSubmit, useRows } from './job-form';
 import { filesInput, TargetPicker, type Target } from './pickers';
 import { columnKey, entityRows, type EntityColumn } from './values';
 
@@ -32,17 +32,14 @@ export function TablePanel({ jobId }: { jobId: string | null }) {
   const api = useApi();
   const [target, setTarget] = useState<Target>({ mode: 'files', fileIds: [] });
   const [rowName, setRowName] = useState('');
-  const [columns, setColumns] = useState<ColumnDraft[]>([blank(true), blank()]);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const update = (i: number, patch: Partial<ColumnDraft>) => setColumns((cs) => cs.map((c, j) => (j === i ? { ...c, ...patch } : c)));
+  const columns = useRows<ColumnDraft>(() => [blank(true), blank()]);
+  const form = useJobSubmit();
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     const files = filesInput(target);
-    if (!files) return setError('Pick at least one file or a collection.');
-    const named = columns.filter((c) => c.label.trim());
-    if (!named.length) return setError('Name at least one column.');
+    if (!files) return form.setError('Pick at least one file or a collection.');
+    const named = columns.rows.filter((c) => c.label.trim());
+    if (!named.length) return form.setError('Name at least one column.');
     const keys: string[] = [];
     const schemaColumns = named.map((c) => {
       const key = columnKey(c.label, keys);
@@ -56,92 +53,66 @@ export function TablePanel({ jobId }: { jobId: string | null }) {
         ...(c.description.trim() ? { description: c.description.trim() } : {}),
       };
     });
-    setBusy(true);
-    setError(null);
-    unwrap(
-      api.POST('/api/core/multi-dim-extraction/jobs', {
-        body: { files, schema: { name: rowName.trim() || 'Row', columns: schemaColumns } },
-      }),
-    ).then(
-      (job) => {
-        setBusy(false);
-        navigate(paths.jobs('table', job.jobId));
-      },
-      (err: unknown) => {
-        setBusy(false);
-        setError(describeError(err));
-      },
+    form.start(
+      unwrap(
+        api.POST('/api/core/multi-dim-extraction/jobs', {
+          body: { files, schema: { name: rowName.trim() || 'Row', columns: schemaColumns } },
+        }),
+      ),
+      (id) => paths.jobs('table', id),
     );
   };
 
   return (
     <Stack>
-      <Card withBorder component="form" onSubmit={submit} aria-label="New table extraction">
-        <Stack>
-          <TargetPicker value={target} onChange={setTarget} />
-          <TextInput
-            label="What one row is"
-            placeholder="Invoice line, trial arm, product…"
-            value={rowName}
-            onChange={(e) => setRowName(e.currentTarget.value)}
-          />
-          {columns.map((c, i) => (
-            <Group key={i} align="flex-end" wrap="wrap" gap="xs">
-              <TextInput
-                label={`Column ${i + 1}`}
-                placeholder={i === 0 ? 'Product' : 'Price'}
-                value={c.label}
-                onChange={(e) => update(i, { label: e.currentTarget.value })}
-                style={{ flex: '1 1 160px' }}
-              />
-              <NativeSelect
-                label={`Type of column ${i + 1}`}
-                value={c.type}
-                onChange={(e) => update(i, { type: e.currentTarget.value as ColumnType })}
-                data={COLUMN_TYPES}
-                w={150}
-              />
-              <TextInput
-                label={`Description of column ${i + 1}`}
-                value={c.description}
-                onChange={(e) => update(i, { description: e.currentTarget.value })}
-                style={{ flex: '2 1 200px' }}
-              />
-              <Checkbox
-                label="Row key"
-                checked={c.isRowKey}
-                onChange={(e) => update(i, { isRowKey: e.currentTarget.checked })}
-                mb={8}
-                aria-label={`Column ${i + 1} identifies the row`}
-              />
-              {columns.length > 1 && (
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  mb={4}
-                  aria-label={`Remove column ${i + 1}`}
-                  onClick={() => setColumns((cs) => cs.filter((_, j) => j !== i))}
-                >
-                  ×
-                </ActionIcon>
-              )}
-            </Group>
-          ))}
-          {error && (
-            <Alert color="red" role="alert">
-              {error}
-            </Alert>
-          )}
-          <Group justify="space-between">
-            <Button variant="default" onClick={() => setColumns((cs) => [...cs, blank()])} disabled={columns.length >= 50}>
-              Add a column
-            </Button>
-            <Button type="submit" loading={busy}>
-              Extract rows
-            </Button>
+      <JobForm
+        label="New table extraction"
+        onSubmit={submit}
+        busy={form.busy}
+        error={form.error}
+        submitLabel="Extract rows"
+        add={{ label: 'Add a column', onClick: () => columns.add(blank()), disabled: columns.rows.length >= 50 }}
+      >
+        <TargetPicker value={target} onChange={setTarget} />
+        <TextInput
+          label="What one row is"
+          placeholder="Invoice line, trial arm, product…"
+          value={rowName}
+          onChange={(e) => setRowName(e.currentTarget.value)}
+        />
+        {columns.rows.map((c, i) => (
+          <Group key={i} align="flex-end" wrap="wrap" gap="xs">
+            <TextInput
+              label={`Column ${i + 1}`}
+              placeholder={i === 0 ? 'Product' : 'Price'}
+              value={c.label}
+              onChange={(e) => columns.update(i, { label: e.currentTarget.value })}
+              style={{ flex: '1 1 160px' }}
+            />
+            <NativeSelect
+              label={`Type of column ${i + 1}`}
+              value={c.type}
+              onChange={(e) => columns.update(i, { type: e.currentTarget.value as ColumnType })}
+              data={COLUMN_TYPES}
+              w={150}
+            />
+            <TextInput
+              label={`Description of column ${i + 1}`}
+              value={c.description}
+              onChange={(e) => columns.update(i, { description: e.currentTarget.value })}
+              style={{ flex: '2 1 200px' }}
+            />
+            <Checkbox
+              label="Row key"
+              checked={c.isRowKey}
+              onChange={(e) => columns.update(i, { isRowKey: e.currentTarget.checked })}
+              mb={8}
+              aria-label={`Column ${i + 1} identifies the row`}
+            />
+            <RemoveRowButton label={`Remove column ${i + 1}`} onClick={() => columns.remove(i)} hidden={columns.rows.length <= 1} />
           </Group>
-        </Stack>
-      </Card>
+        ))}
+      </JobForm>
       {jobId && <TableJob key={jobId} jobId={jobId} />}
     </Stack>
   );
