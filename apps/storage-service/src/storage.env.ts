@@ -20,7 +20,7 @@ export class StorageEnv extends ServiceEnv {
   @IsOptional()
   @IsString()
   @MinLength(32, { message: 'must be at least 32 characters (for example: openssl rand -hex 32)' })
-  // deploy/secret.example.yaml's placeholder is public: a secret anyone can read signs nothing.
+  // Placeholders in published examples are public: a secret anyone can read signs nothing.
   @NotContains('CHANGE-ME', { message: 'is the example placeholder; generate a secret with openssl rand -hex 32' })
   STORAGE_SIGNING_SECRET?: string;
 
