@@ -19,8 +19,19 @@ import {
   type StreamDefinition,
   type StreamMessage,
 } from '@docintel/contracts';
-import { currentRequestId, LOGGER, Metrics, runWithRequestId, type Logger } from '@docintel/observability';
+import {
+  currentRequestId,
+  LOGGER,
+  Metrics,
+  runInSpan,
+  runWithRequestId,
+  startSpan,
+  tracingEnabled,
+  type Logger,
+  type TraceSpan,
+} from '@docintel/observability';
 import { NATS_CONNECTION, NATS_OPTIONS, prefixedName, prefixedSubject, type NatsOptions } from './nats.options';
+import { traceHeaderReader, traceHeaderWriter } from './trace-headers';
 
 const codec = JSONCodec<unknown>();
 
@@ -100,7 +111,28 @@ export class JetStream {
     const h = natsHeaders();
     const requestId = currentRequestId();
     if (requestId) h.set(RpcHeaders.requestId, requestId);
-    await this.js.publish(prefixedSubject(this.options.prefix, subject), codec.encode(payload), { msgID: msgId, headers: h });
+    // The trace context travels with the message, so that its consumer continues the trace of the
+    // request (or message) that caused it, however much later it is handled.
+    const span = tracingEnabled()
+      ? startSpan(`publish ${subject}`, {
+          kind: 'producer',
+          attributes: {
+            'messaging.system': 'nats',
+            'messaging.operation.type': 'send',
+            'messaging.destination.name': subject,
+            ...(msgId ? { 'messaging.message.id': msgId } : {}),
+          },
+        })
+      : undefined;
+    span?.inject(traceHeaderWriter(h));
+    try {
+      await this.js.publish(prefixedSubject(this.options.prefix, subject), codec.encode(payload), { msgID: msgId, headers: h });
+    } catch (err) {
+      span?.fail((err as Error).message, err);
+      throw err;
+    } finally {
+      span?.end();
+    }
     this.metrics.eventsPublished.inc({ subject });
   }
 
@@ -125,6 +157,11 @@ export class JetStream {
     });
     const consumer = await this.js.consumers.get(stream, durable);
     const messages: ConsumerMessages = await consumer.consume({ max_messages: opts.maxMessages ?? 16 });
+    // Queue depth on /metrics, read from JetStream at scrape time (the durable's, shared by every replica).
+    const unwatch = this.metrics.watchConsumer(stream, durable, async () => {
+      const info = await jsm.consumers.info(stream, durable);
+      return { pending: info.num_pending, ackPending: info.num_ack_pending, redelivered: info.num_redelivered };
+    });
     // Neither a message nor the iterator may end the loop silently or reject unobserved: a failed
     // delivery is logged and left to redelivery, and an iterator failure is logged.
     const loop = (async () => {
@@ -139,6 +176,7 @@ export class JetStream {
     })().catch((err: unknown) => this.logger.error({ err, durable }, 'consumer stopped receiving messages'));
     return {
       stop: async () => {
+        unwatch();
         await messages.close();
         await loop;
       },
@@ -156,45 +194,86 @@ export class JetStream {
 
   private async deliver<T extends object>(m: JsMsg, opts: DurableConsumerOptions<T>, maxDeliver: number): Promise<void> {
     const requestId = m.headers?.get(RpcHeaders.requestId) || undefined;
-    await runWithRequestId(requestId, async () => {
-      const subject = this.options.prefix ? m.subject.slice(this.options.prefix.length + 1) : m.subject;
-      const deliveryCount = m.info.redeliveryCount;
-      let raw: unknown;
-      try {
-        raw = codec.decode(m.data);
-      } catch (err) {
-        // No delivery will ever read it: park it at once, with its bytes as text.
-        this.logger.error({ err, subject }, 'message is not valid JSON; moved to dead letters');
-        await this.deadLetter(m, subject, `the message is not valid JSON: ${(err as Error).message}`, new TextDecoder().decode(m.data));
-        return;
-      }
-      let payload: T;
-      try {
-        payload = await validatePayload(opts.message.payload, raw);
-      } catch (err) {
-        // Neither: no delivery will make it fit its contract.
-        const reason = `the message does not fit its contract (${opts.message.payload.name}): ${contractProblems(err)}`;
-        this.logger.error({ err, subject, payload: raw }, 'message does not fit its contract; moved to dead letters');
-        await this.deadLetter(m, subject, reason, raw);
-        return;
-      }
-      try {
-        await opts.handler(payload, {
-          subject,
-          deliveryCount,
-          progress: () => this.settle(() => m.working(), 'report progress on', subject),
-        });
-        this.settle(() => m.ack(), 'ack', subject);
-      } catch (err) {
-        if (deliveryCount >= maxDeliver) {
-          this.logger.error({ err, subject, deliveryCount }, 'message failed its last delivery; moved to dead letters');
-          await this.deadLetter(m, subject, err instanceof Error ? err.message : String(err), raw);
-        } else {
-          this.logger.warn({ err, subject, deliveryCount }, 'message handling failed; will retry');
-          this.settle(() => m.nak(Math.min(30_000, 500 * 2 ** deliveryCount)), 'nak', subject);
+    const subject = this.options.prefix ? m.subject.slice(this.options.prefix.length + 1) : m.subject;
+    const deliveryCount = m.info.redeliveryCount;
+    // A child of the publisher's span: the trace goes on from the request that caused the message.
+    const span = tracingEnabled()
+      ? startSpan(`process ${subject}`, {
+          kind: 'consumer',
+          attributes: {
+            'messaging.system': 'nats',
+            'messaging.operation.type': 'process',
+            'messaging.destination.name': subject,
+            'messaging.consumer.group.name': opts.durable,
+            'docintel.delivery_count': deliveryCount,
+          },
+          remoteParent: traceHeaderReader(() => m.headers),
+        })
+      : undefined;
+    await runWithRequestId(requestId, () =>
+      runInSpan(span, async () => {
+        try {
+          await this.handleDelivery(m, opts, maxDeliver, subject, deliveryCount, span);
+        } finally {
+          span?.end();
         }
+      }),
+    );
+  }
+
+  private async handleDelivery<T extends object>(
+    m: JsMsg,
+    opts: DurableConsumerOptions<T>,
+    maxDeliver: number,
+    subject: string,
+    deliveryCount: number,
+    span: TraceSpan | undefined,
+  ): Promise<void> {
+    const outcome = (value: 'acked' | 'retried' | 'dead_lettered', failure?: string, err?: unknown) => {
+      span?.setAttributes({ 'docintel.delivery_outcome': value });
+      if (failure) span?.fail(failure, err);
+    };
+    let raw: unknown;
+    try {
+      raw = codec.decode(m.data);
+    } catch (err) {
+      // No delivery will ever read it: park it at once, with its bytes as text.
+      this.logger.error({ err, subject }, 'message is not valid JSON; moved to dead letters');
+      outcome('dead_lettered', 'the message is not valid JSON', err);
+      await this.deadLetter(m, subject, `the message is not valid JSON: ${(err as Error).message}`, new TextDecoder().decode(m.data));
+      return;
+    }
+    let payload: T;
+    try {
+      payload = await validatePayload(opts.message.payload, raw);
+    } catch (err) {
+      // Neither: no delivery will make it fit its contract.
+      const reason = `the message does not fit its contract (${opts.message.payload.name}): ${contractProblems(err)}`;
+      this.logger.error({ err, subject, payload: raw }, 'message does not fit its contract; moved to dead letters');
+      outcome('dead_lettered', reason);
+      await this.deadLetter(m, subject, reason, raw);
+      return;
+    }
+    try {
+      await opts.handler(payload, {
+        subject,
+        deliveryCount,
+        progress: () => this.settle(() => m.working(), 'report progress on', subject),
+      });
+      outcome('acked');
+      this.settle(() => m.ack(), 'ack', subject);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (deliveryCount >= maxDeliver) {
+        this.logger.error({ err, subject, deliveryCount }, 'message failed its last delivery; moved to dead letters');
+        outcome('dead_lettered', message, err);
+        await this.deadLetter(m, subject, message, raw);
+      } else {
+        this.logger.warn({ err, subject, deliveryCount }, 'message handling failed; will retry');
+        outcome('retried', message, err);
+        this.settle(() => m.nak(Math.min(30_000, 500 * 2 ** deliveryCount)), 'nak', subject);
       }
-    });
+    }
   }
 
   /**

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode as NatsErrorCode, JSONCodec, headers as natsHeaders, NatsError, type NatsConnection } from 'nats';
 import { DomainError, ErrorCode, RpcHeaders, type RpcCall, type RpcContext } from '@docintel/contracts';
-import { Metrics } from '@docintel/observability';
+import { Metrics, startSpan, tracingEnabled } from '@docintel/observability';
 import { NATS_CONNECTION, NATS_OPTIONS, prefixedSubject, type NatsOptions } from './nats.options';
-import { decodeData, decodeError, RPC_STATUS_HEADER, RpcStatus } from './rpc-reply';
+import { traceHeaderWriter } from './trace-headers';
+import { decodeData, decodeError, RPC_STATUS_HEADER, RpcStatus, rpcSpanAttributes, spanOutcome } from './rpc-reply';
 
 const codec = JSONCodec<unknown>();
 
@@ -50,6 +51,9 @@ export class RpcClient {
     if (ctx.namespaceId) h.set(RpcHeaders.namespaceId, ctx.namespaceId);
     if (ctx.namespaceName) h.set(RpcHeaders.namespaceName, ctx.namespaceName);
     if (ctx.userId) h.set(RpcHeaders.userId, ctx.userId);
+    // W3C traceparent next to the request id: the handler's span becomes a child of this one.
+    const span = tracingEnabled() ? startSpan(subject, { kind: 'client', attributes: rpcSpanAttributes(subject) }) : undefined;
+    span?.inject(traceHeaderWriter(h));
     const started = process.hrtime.bigint();
     let outcome = 'ok';
     try {
@@ -74,6 +78,7 @@ export class RpcClient {
       throw err;
     } finally {
       this.metrics.rpcClientDuration.observe({ subject, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
+      if (span) spanOutcome(span, outcome);
     }
   }
 

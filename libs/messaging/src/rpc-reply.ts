@@ -1,5 +1,6 @@
 import { headers as natsHeaders, JSONCodec, type MsgHdrs } from 'nats';
-import { RpcHeaders, type ErrorPayload } from '@docintel/contracts';
+import { ErrorCode, RpcHeaders, type ErrorPayload } from '@docintel/contracts';
+import type { TraceSpan } from '@docintel/observability';
 
 /**
  * How a reply travels. A header says what the body is: `ok`, the handler's data as JSON and
@@ -37,4 +38,27 @@ export function encodeError(error: ErrorPayload): Uint8Array {
 
 export function decodeError(body: Uint8Array): ErrorPayload {
   return codec.decode(body) as ErrorPayload;
+}
+
+/** Outcomes that are the caller's doing (a 4xx at the gateway): the span is not marked failed for them. */
+const CALLER_ERRORS = new Set<string>([
+  ErrorCode.VALIDATION_FAILED,
+  ErrorCode.UNAUTHENTICATED,
+  ErrorCode.FORBIDDEN,
+  ErrorCode.NOT_FOUND,
+  ErrorCode.CONFLICT,
+  ErrorCode.PAYLOAD_TOO_LARGE,
+  ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+  ErrorCode.RANGE_NOT_SATISFIABLE,
+]);
+
+export function rpcSpanAttributes(subject: string): Record<string, string> {
+  return { 'rpc.system': 'nats', 'rpc.method': subject, 'messaging.system': 'nats', 'messaging.destination.name': subject };
+}
+
+/** Ends an RPC span with its outcome (the metrics' outcome label): an error code, a NATS code, ok. */
+export function spanOutcome(span: TraceSpan, outcome: string): void {
+  span.setAttributes({ 'docintel.rpc.outcome': outcome });
+  if (outcome !== 'ok' && !CALLER_ERRORS.has(outcome)) span.fail(outcome);
+  span.end();
 }

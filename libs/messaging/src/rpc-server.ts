@@ -11,10 +11,11 @@ import {
   type RpcContext,
   type RpcReply,
 } from '@docintel/contracts';
-import { LOGGER, Metrics, runWithRequestId, type Logger } from '@docintel/observability';
+import { LOGGER, Metrics, runInSpan, runWithRequestId, startSpan, tracingEnabled, type Logger } from '@docintel/observability';
 import { NATS_CONNECTION, NATS_OPTIONS, prefixedSubject, type NatsOptions } from './nats.options';
 import { RPC_HANDLER, type RpcHandlerMetadata } from './rpc-handler.decorator';
-import { encodeData, encodeError, replyHeaders, RpcStatus } from './rpc-reply';
+import { traceHeaderReader } from './trace-headers';
+import { encodeData, encodeError, replyHeaders, RpcStatus, rpcSpanAttributes, spanOutcome } from './rpc-reply';
 
 type Handler = (payload: unknown, ctx: RpcContext) => unknown;
 
@@ -91,19 +92,30 @@ export class RpcServer implements OnApplicationBootstrap, BeforeApplicationShutd
       ctx = { requestId: randomUUID() }; // unreadable headers: answer anyway, under a new request id
     }
     const started = process.hrtime.bigint();
-    await runWithRequestId(ctx.requestId, async () => {
-      let reply: RpcReply<unknown>;
-      try {
-        const raw = msg.data.length ? codec.decode(msg.data) : {};
-        const payload = meta.payload ? await validatePayload(meta.payload, raw) : raw;
-        reply = { ok: true, data: await handler(payload, ctx) };
-      } catch (err) {
-        reply = { ok: false, error: this.toErrorPayload(err, meta.subject) };
-      }
-      const outcome = msg.reply ? this.respond(msg, reply, ctx, meta.subject) : reply.ok ? 'ok' : reply.error.code;
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      this.metrics.rpcDuration.observe({ subject: meta.subject, outcome }, seconds);
-    });
+    // A child of the caller's span when the request carries a traceparent (older callers: a new trace).
+    const span = tracingEnabled()
+      ? startSpan(meta.subject, {
+          kind: 'server',
+          attributes: { ...rpcSpanAttributes(meta.subject), 'docintel.request_id': ctx.requestId },
+          remoteParent: traceHeaderReader(() => msg.headers),
+        })
+      : undefined;
+    await runWithRequestId(ctx.requestId, () =>
+      runInSpan(span, async () => {
+        let reply: RpcReply<unknown>;
+        try {
+          const raw = msg.data.length ? codec.decode(msg.data) : {};
+          const payload = meta.payload ? await validatePayload(meta.payload, raw) : raw;
+          reply = { ok: true, data: await handler(payload, ctx) };
+        } catch (err) {
+          reply = { ok: false, error: this.toErrorPayload(err, meta.subject) };
+        }
+        const outcome = msg.reply ? this.respond(msg, reply, ctx, meta.subject) : reply.ok ? 'ok' : reply.error.code;
+        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        this.metrics.rpcDuration.observe({ subject: meta.subject, outcome }, seconds);
+        if (span) spanOutcome(span, outcome);
+      }),
+    );
   }
 
   /**

@@ -2,6 +2,8 @@ export * from './request-context';
 export * from './logger';
 export * from './nest-logger';
 export * from './metrics';
+export * from './queue-metrics';
+export * from './tracing';
 export * from './public.decorator';
 export * from './health';
 export * from './observability.module';

@@ -5,10 +5,21 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { ClassConstructor } from 'class-transformer';
 import { loadConfig } from '@docintel/config';
 import { MessagingModule } from '@docintel/messaging';
-import { createLogger, HealthRegistry, ObservabilityModule, PinoNestLogger, type Logger } from '@docintel/observability';
+import {
+  createLogger,
+  HealthRegistry,
+  ObservabilityModule,
+  PinoNestLogger,
+  startTracing,
+  type Logger,
+  type Tracing,
+} from '@docintel/observability';
 import { PersistenceModule, type PersistenceOptions } from '@docintel/persistence';
 import { installProcessSafetyNet } from './process-safety-net';
-import type { ServiceEnv } from './service-env';
+import { tracingSettingsOf, type ServiceEnv } from './service-env';
+
+/** What SIGTERM leaves to the export of the last spans, inside the force-exit margin after the drain. */
+const TRACE_FLUSH_MS = 3000;
 
 export interface ServiceDefinition<E extends ServiceEnv> {
   service: string;
@@ -56,6 +67,18 @@ export async function runService<E extends ServiceEnv>(def: ServiceDefinition<E>
     process.exit(1);
   }
   logger.level = env.LOG_LEVEL;
+  let tracing: Tracing | undefined;
+  try {
+    // Before Nest starts, so that the first request and message are traced like every other.
+    const settings = tracingSettingsOf(env, def.service);
+    if (settings) {
+      tracing = startTracing(settings, logger);
+      logger.info({ url: settings.url, serviceName: settings.serviceName }, 'tracing on: spans are exported over OTLP/HTTP');
+    }
+  } catch (err) {
+    logger.fatal({ err }, `${def.service} failed to start tracing: ${(err as Error).message}`);
+    process.exit(1);
+  }
   try {
     const app = await NestFactory.create<NestFastifyApplication>(
       def.module(env, logger),
@@ -72,11 +95,18 @@ export async function runService<E extends ServiceEnv>(def: ServiceDefinition<E>
           process.exit(1);
         }, env.SHUTDOWN_TIMEOUT_MS + 5000);
         force.unref();
+        // The spans of the drained work are exported last, within TRACE_FLUSH_MS.
+        const flushSpans = () =>
+          tracing?.shutdown(TRACE_FLUSH_MS).catch((err: unknown) => logger.warn({ err }, 'could not export the last spans'));
         app
           .close()
-          .then(() => process.exit(0))
-          .catch((err) => {
+          .then(async () => {
+            await flushSpans();
+            process.exit(0);
+          })
+          .catch(async (err) => {
             logger.error({ err }, 'error during shutdown');
+            await flushSpans();
             process.exit(1);
           });
       });

@@ -3,3 +3,4 @@ export * from './stack';
 export * from './s3';
 export * from './onnx-model';
 export * from './openai-server';
+export * from './otlp-receiver';

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { availableParallelism } from 'node:os';
-import { ParsePool, type ParsedDocument, type ParseInput } from '@docintel/parsing';
+import { Metrics, type IndexingMetrics } from '@docintel/observability';
+import { ParseError, ParsePool, type ParsedDocument, type ParseInput } from '@docintel/parsing';
 import { SERVICE_ENV } from '@docintel/runtime';
 import type { IndexingEnv } from '../indexing.env';
 
@@ -18,7 +19,10 @@ export class Parsers implements OnApplicationShutdown {
   readonly threads: number;
   private readonly pool: ParsePool;
 
-  constructor(@Inject(SERVICE_ENV) env: IndexingEnv) {
+  private readonly figures: IndexingMetrics;
+
+  constructor(@Inject(SERVICE_ENV) env: IndexingEnv, metrics: Metrics) {
+    this.figures = metrics.indexing;
     this.threads = parserThreads(env);
     this.pool = new ParsePool({
       size: this.threads,
@@ -26,8 +30,19 @@ export class Parsers implements OnApplicationShutdown {
     });
   }
 
-  parse(input: ParseInput): Promise<ParsedDocument> {
-    return this.pool.parse(input);
+  /** Parses in a thread; docintel_parse_duration_seconds counts it by format (known once parsed) and outcome. */
+  async parse(input: ParseInput): Promise<ParsedDocument> {
+    const started = process.hrtime.bigint();
+    const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+    let doc: ParsedDocument;
+    try {
+      doc = await this.pool.parse(input);
+    } catch (err) {
+      this.figures.parseDuration.observe({ format: 'unknown', outcome: ParseError.isParseError(err) ? 'rejected' : 'error' }, seconds());
+      throw err;
+    }
+    this.figures.parseDuration.observe({ format: doc.format.family, outcome: 'ok' }, seconds());
+    return doc;
   }
 
   close(): Promise<void> {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { JetStream, type RunningConsumer } from '@docintel/messaging';
-import { LOGGER, type Logger } from '@docintel/observability';
+import { LOGGER, Metrics, type IndexingMetrics, type Logger } from '@docintel/observability';
 import { SERVICE_ENV } from '@docintel/runtime';
 import type { IndexingEnv } from '../indexing.env';
 import { durableWorkerOptions, type DurableHandler, type DurableWorkerOptions, type WorkerSetting } from './durable-worker.decorator';
@@ -22,13 +22,17 @@ interface RunningWorker {
 @Injectable()
 export class DurableWorkers implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly running: RunningWorker[] = [];
+  private readonly figures: IndexingMetrics;
 
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly jetstream: JetStream,
     @Inject(SERVICE_ENV) private readonly env: IndexingEnv,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    metrics: Metrics,
+  ) {
+    this.figures = metrics.indexing;
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     for (const wrapper of this.discovery.getProviders()) {
@@ -56,15 +60,32 @@ export class DurableWorkers implements OnApplicationBootstrap, BeforeApplication
           ackWaitMs: this.setting(options.ackWaitMs, 60_000),
           maxMessages: options.maxMessages ?? 4,
           handler: (payload, meta) =>
-            handler.handle(payload, {
-              deliveryCount: meta.deliveryCount,
-              lastDelivery: meta.deliveryCount >= maxDeliver,
-              progress: meta.progress,
-            }),
+            this.measured(options.durable, meta.deliveryCount >= maxDeliver, () =>
+              handler.handle(payload, {
+                deliveryCount: meta.deliveryCount,
+                lastDelivery: meta.deliveryCount >= maxDeliver,
+                progress: meta.progress,
+              }),
+            ),
         }),
       );
     }
     this.logger.debug({ durable: options.durable, subject: options.message.subject, concurrency }, 'pipeline worker started');
+  }
+
+  /** A step's delivery, counted by how it ended: ok (acked), retried (redelivered later) or failed (its last, dead-lettered). */
+  private async measured(step: string, lastDelivery: boolean, handle: () => Promise<void>): Promise<void> {
+    const started = process.hrtime.bigint();
+    let status = 'ok';
+    try {
+      await handle();
+    } catch (err) {
+      status = lastDelivery ? 'failed' : 'retried';
+      throw err;
+    } finally {
+      this.figures.stepsFinished.inc({ step, status });
+      this.figures.stepDuration.observe({ step }, Number(process.hrtime.bigint() - started) / 1e9);
+    }
   }
 
   async beforeApplicationShutdown(): Promise<void> {

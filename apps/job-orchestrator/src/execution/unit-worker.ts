@@ -1,7 +1,7 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { Streams, Work, type JobUnitWork } from '@docintel/contracts';
 import { JetStream, type RunningConsumer } from '@docintel/messaging';
-import { LOGGER, currentRequestId, type Logger } from '@docintel/observability';
+import { LOGGER, Metrics, currentRequestId, type JobMetrics, type Logger } from '@docintel/observability';
 import { SERVICE_ENV } from '@docintel/runtime';
 import type { JobRecord, UnitRecord } from '../jobs/job-records';
 import { JobsRepository, type UnitOutcome } from '../jobs/jobs.repository';
@@ -20,6 +20,9 @@ export const AGENT_RUNS_DURABLE = 'agent_runs';
 
 /** Why a unit stopped before it was over: it is no longer this worker's to write. */
 class ClaimLost extends Error {}
+
+/** How a claimed unit ended on this worker (docintel_job_unit_duration_seconds' outcome). */
+type UnitEnd = 'completed' | 'failed' | 'retried' | 'claim_lost';
 
 /** The outcome of a unit that could not be answered, with the reason in each of its answers. */
 export function failedOutcome(job: JobRecord, unit: UnitRecord, reason: string): UnitOutcome {
@@ -46,6 +49,7 @@ export function failedOutcome(job: JobRecord, unit: UnitRecord, reason: string):
 export class UnitWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly consumers: RunningConsumer[] = [];
   private readonly inFlight = new Set<AbortController>();
+  private readonly figures: JobMetrics;
 
   constructor(
     private readonly jetstream: JetStream,
@@ -58,7 +62,10 @@ export class UnitWorker implements OnApplicationBootstrap, BeforeApplicationShut
     private readonly agent: AgentUnitRunner,
     @Inject(SERVICE_ENV) private readonly env: JobsEnv,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    metrics: Metrics,
+  ) {
+    this.figures = metrics.jobs; // registered now, so /metrics shows the job families before the first job
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     for (const stream of [Streams.work, Streams.deadLetters]) await this.jetstream.ensureStream(stream);
@@ -92,7 +99,25 @@ export class UnitWorker implements OnApplicationBootstrap, BeforeApplicationShut
   async handle(work: JobUnitWork, deliveryCount: number, progress: () => void): Promise<void> {
     const claimed = await this.repo.claim(work.jobId, work.unit, this.env.JOB_STALE_SECONDS);
     if (!claimed) return; // over, cancelled, or alive on another worker
-    const { claim, unit, job } = claimed;
+    const queue = claimed.job.kind === 'agent' ? 'agent' : 'units';
+    const started = process.hrtime.bigint();
+    this.figures.unitsInProgress.inc({ queue });
+    let end: UnitEnd = 'retried'; // what a throw means: the message is redelivered
+    try {
+      end = await this.runClaimed(claimed, deliveryCount, progress);
+    } finally {
+      this.figures.unitsInProgress.dec({ queue });
+      this.figures.unitDuration.observe({ kind: claimed.job.kind, outcome: end }, Number(process.hrtime.bigint() - started) / 1e9);
+    }
+    if (end === 'completed' || end === 'failed') await this.advance(claimed.job.id);
+  }
+
+  /** Runs a claimed unit and writes its outcome (claim_lost when it was no longer ours to write); throws to have the message redelivered. */
+  private async runClaimed(
+    { claim, unit, job }: { claim: string; unit: UnitRecord; job: JobRecord },
+    deliveryCount: number,
+    progress: () => void,
+  ): Promise<UnitEnd> {
     const lastDelivery = deliveryCount >= this.env.JOB_MAX_DELIVER;
     const ac = new AbortController();
     this.inFlight.add(ac);
@@ -110,7 +135,7 @@ export class UnitWorker implements OnApplicationBootstrap, BeforeApplicationShut
       outcome = await this.runUntilAborted(job, unit, ac.signal);
     } catch (err) {
       const reason = ac.signal.aborted ? (ac.signal.reason as Error) : err;
-      if (reason instanceof ClaimLost) return;
+      if (reason instanceof ClaimLost) return 'claim_lost';
       const shuttingDown = ac.signal.aborted && messageOf(reason).includes('shutting down');
       if ((isTransient(reason) || shuttingDown) && !lastDelivery) {
         await this.repo.release(job.id, unit.unit, claim, messageOf(reason)).catch(() => undefined);
@@ -123,7 +148,8 @@ export class UnitWorker implements OnApplicationBootstrap, BeforeApplicationShut
       clearInterval(heartbeat);
       this.inFlight.delete(ac);
     }
-    if (await this.repo.complete(job.id, unit.unit, claim, outcome)) await this.advance(job.id);
+    if (!(await this.repo.complete(job.id, unit.unit, claim, outcome))) return 'claim_lost';
+    return outcome.status === 'DONE' ? 'completed' : 'failed';
   }
 
   /** After a unit: publish the units that waited for it, end the job when it was the last. */

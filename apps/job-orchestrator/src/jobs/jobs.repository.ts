@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { AnnotationDto, JobKind, JobSortField, JobStatus } from '@docintel/contracts';
+import { Metrics } from '@docintel/observability';
 import type { JobFile, JobInputs, JobRecord, NewUnit, UnitCounts, UnitRecord, UnitStatus } from './job-records';
 
 /** Whose jobs a query may see: the caller's, in the caller's namespace. Every read of a job takes it. */
@@ -91,10 +92,16 @@ export interface UnitOutcome {
   conversation?: { id: string; turns: Array<{ role: string; content: string }> };
 }
 
-/** The only reader and writer of the jobs schema. */
+/**
+ * The only reader and writer of the jobs schema. A job's end is a conditional update here, true
+ * for one caller only (a unit's worker, the sweeper, a cancel), so it is counted here, once.
+ */
 @Injectable()
 export class JobsRepository {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    private readonly metrics: Metrics,
+  ) {}
 
   /** A new job and its units; `within` runs after them in the same transaction (an agent job's conversation and idempotency key). */
   async create(
@@ -382,24 +389,29 @@ export class JobsRepository {
        RETURNING j.*`,
       [jobId],
     )) as [JobRow[], number];
-    return rows[0].length ? toJob(rows[0][0]) : null;
+    if (!rows[0].length) return null;
+    const job = toJob(rows[0][0]);
+    this.metrics.jobs.finished.inc({ kind: job.kind, status: job.status });
+    return job;
   }
 
   /** Ends a PENDING or RUNNING job as ABORTED with its unfinished units; a terminal job is left as it is. */
   async abort(jobId: string, message: string): Promise<boolean> {
-    return this.ds.transaction(async (m) => {
+    const kind = await this.ds.transaction(async (m) => {
       const rows = (await m.query(
         `UPDATE jobs SET status = 'ABORTED', error_message = $2, finished_at = now(), modified_at = now(), started_at = coalesce(started_at, now())
-         WHERE id = $1 AND status IN ('PENDING', 'RUNNING') RETURNING id`,
+         WHERE id = $1 AND status IN ('PENDING', 'RUNNING') RETURNING kind`,
         [jobId, message],
-      )) as [unknown[], number];
-      if (!rows[0].length) return false;
+      )) as [Array<{ kind: JobKind }>, number];
+      if (!rows[0].length) return null;
       await m.query(
         `UPDATE job_units SET status = 'ABORTED', claim = NULL, error = $2, finished_at = now() WHERE job_id = $1 AND status IN ('PENDING', 'RUNNING')`,
         [jobId, message],
       );
-      return true;
+      return rows[0][0].kind;
     });
+    if (kind) this.metrics.jobs.finished.inc({ kind, status: 'ABORTED' });
+    return kind !== null;
   }
 
   /** RUNNING units whose worker has been silent for staleSeconds. */

@@ -32,6 +32,7 @@ import {
   type RpcContext,
 } from '@docintel/contracts';
 import { RpcClient } from '@docintel/messaging';
+import { Metrics } from '@docintel/observability';
 import type { EntityManager } from 'typeorm';
 import { entityExtractionOf } from '../multi-dim/entity-extraction';
 import { multiDimInputs, type MultiDimInputs } from '../multi-dim/multi-dim-inputs';
@@ -94,6 +95,7 @@ export class JobsService {
     private readonly repo: JobsRepository,
     private readonly rpc: RpcClient,
     private readonly queue: UnitQueue,
+    private readonly metrics: Metrics,
   ) {}
 
   async createQa(ctx: RpcContext, req: CreateQaJobRequestDto): Promise<JobDto> {
@@ -175,6 +177,7 @@ export class JobsService {
       units,
       extra.within,
     );
+    this.metrics.jobs.created.inc({ kind });
     if (units.length) await this.queue.publishReady(id);
     else return (await this.repo.finishIfDone(id)) ?? job; // nothing to read: the job is over at once
     return job;
