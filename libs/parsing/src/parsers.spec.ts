@@ -41,6 +41,18 @@ describe('parsers (through the worker pool)', () => {
     expect(renderMarkdown(doc.root)).toContain('| Doe; Jane | Paris | said "hi" |');
   });
 
+  it('csv: numbers lines from 1 whatever the line endings (CRLF, CR, LF), blank lines and multi-line cells included', async () => {
+    for (const eol of ['\r\n', '\r', '\n']) {
+      const doc = await parse(['a,b', '1,2', '', '"x', 'y",3'].join(eol) + eol, `eol.csv`);
+      const [table] = all(doc.root, 'table');
+      const lineOf = (row: number, col: number) => (table.children[row].children[col].positions[0] as LinePosition).line_number;
+      expect({ eol: JSON.stringify(eol), lines: [lineOf(0, 0), lineOf(1, 1), lineOf(2, 0), lineOf(2, 1)] }).toEqual({
+        eol: JSON.stringify(eol),
+        lines: [1, 2, 4, 5],
+      });
+    }
+  });
+
   it('json: keeps structure (sections, key/value paragraphs, record tables) with line positions', async () => {
     const json = '{\n  "title": "Report",\n  "author": {"name": "Ada"},\n  "rows": [\n    {"a": 1, "b": 2},\n    {"a": 3, "b": 4}\n  ]\n}\n';
     const doc = await parse(json, 'data.json');

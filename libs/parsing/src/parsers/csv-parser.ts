@@ -12,7 +12,9 @@ export class CsvParser implements Parser {
   readonly family = 'csv' as const;
 
   async parse(ctx: ParseContext): Promise<ParserResult> {
-    const text = decodeText(ctx.bytes);
+    // One line ending: csv-parse miscounts lines (info.lines, raw) in CRLF files with blank lines.
+    // Line numbers and columns stay those of the file, since CRLF, CR and LF each end one line.
+    const text = decodeText(ctx.bytes).replace(/\r\n?/g, '\n');
     const delimiter = sniffDelimiter(text);
     let records: { record: string[]; raw: string; info: { lines: number } }[];
     try {
@@ -35,8 +37,9 @@ export class CsvParser implements Parser {
     }
     const table = node('table');
     for (const [i, r] of records.entries()) {
-      const raw = r.raw.replace(/\r?\n$/, '');
-      const startLine = r.info.lines - (raw.match(/\r\n|\r|\n/g)?.length ?? 0);
+      // A record's raw text also holds the blank lines skipped before it; info.lines is its last line.
+      const raw = r.raw.replace(/\n$/, '').replace(/^\n+/, '');
+      const startLine = r.info.lines - (raw.match(/\n/g)?.length ?? 0);
       const spans = fieldSpans(raw, delimiter, startLine);
       const row = node('row', '', [], spans.length ? [lineSpan(spans[0], spans[spans.length - 1])] : []);
       r.record.forEach((value, col) => {
