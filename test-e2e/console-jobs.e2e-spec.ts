@@ -22,6 +22,7 @@ describe('the web console: collections and jobs', () => {
 
   const INVOICE = 'INVOICE 2026-031\nThe invoice total is 1,250 EUR, due on 12 March 2026.\nPayment by bank transfer to Initech.\n';
   const NOTE = 'DELIVERY NOTE\nThe delivery of 40 office chairs reached Initech on 2 February 2026.\nThe invoice follows in March.\n';
+  const PRICES = 'product,price\r\nWidget,4.75\r\nGadget,12.50\r\n';
   const url = (path: string) => `${stack.baseUrl}${path}`;
   const terminal = (status: string) => page.locator(`[data-job-status="${status}"]`).first().waitFor({ timeout: 90_000 });
 
@@ -33,11 +34,12 @@ describe('the web console: collections and jobs', () => {
     const providers = await unwrap(api.GET('/api/core/providers', { params: { query: { page: 0, pageSize: 20 } } }));
     const providerId = providers.data[0].id.id;
     const ids: string[] = [];
-    for (const [key, text] of [
-      ['billing/invoice.txt', INVOICE],
-      ['billing/delivery.txt', NOTE],
+    for (const [key, text, mediaType] of [
+      ['billing/invoice.txt', INVOICE, 'text/plain'],
+      ['billing/delivery.txt', NOTE, 'text/plain'],
+      ['billing/prices.csv', PRICES, 'text/csv'],
     ]) {
-      await uploadMultipart(api, { providerId, key, body: text, mediaType: 'text/plain' });
+      await uploadMultipart(api, { providerId, key, body: text, mediaType });
       const created = await unwrap(api.POST('/api/core/files', { body: { providerId, key } }));
       const file = await waitForIndexedFile(api, created.id.id, {
         initialDelayMs: 500,
@@ -159,6 +161,32 @@ describe('the web console: collections and jobs', () => {
     await table.getByRole('button', { name: /Citations of invoice total/ }).click();
     await page.locator('[data-citation="invoice.txt"]').first().waitFor();
     await screenshot(page, 'jobs-extraction');
+    await page.keyboard.press('Escape');
+  });
+
+  it("extracts a table's rows from a CSV file, each cell citing its line", async () => {
+    await page.getByRole('tab', { name: 'Table extraction', exact: true }).click();
+    await page.waitForURL(/\/jobs\/table$/);
+    await pickOption(page, 'Files', 'prices.csv');
+    await page.getByLabel('What one row is').fill('Product');
+    await page.getByLabel('Column 1', { exact: true }).fill('product');
+    await page.getByLabel('Column 2', { exact: true }).fill('price');
+    await page.getByLabel('Type of column 2').selectOption('ENTITY_COLUMN_TYPE_FLOAT');
+    await page.getByRole('button', { name: 'Add a column' }).click();
+    await page.getByRole('button', { name: 'Remove column 3' }).click();
+    await page.getByRole('button', { name: 'Extract rows' }).click();
+    await page.waitForURL(/\/jobs\/table\?job=[0-9a-f-]{36}$/);
+    await terminal('SUCCESS');
+    const table = page.locator('table[data-rows="2"]');
+    await table.waitFor();
+    const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+    expect(rows.map(([product, price]) => [product.startsWith('Widget'), price.startsWith('4.75')])[0]).toEqual([true, true]);
+    expect(rows[1][0]).toMatch(/^Gadget/);
+    await table.getByRole('button', { name: 'Citations of row 1, price' }).click();
+    const link = page.locator('[data-citation="prices.csv"]').first().getByRole('link');
+    // The CRLF file's second line holds Widget's price.
+    expect(await link.getAttribute('href')).toMatch(/[?&]line=2(&|$)/);
+    await screenshot(page, 'jobs-table');
     await page.keyboard.press('Escape');
   });
 
