@@ -11,8 +11,7 @@ export {
   waitForIndexedFile,
   waitForJob,
   type BackoffOptions,
-  type JobKind,
-  type JobOf,
   type PollOptions,
 } from './polling';
+export { cancelJob, getAnnotations, getJob, type CitedJobKind, type JobKind, type JobOf } from './jobs';
 export { uploadMultipart, uploadViaPresignedUrl, type UploadBody, type UploadInput, type UploadOptions } from './upload';

@@ -1,6 +1,7 @@
 import { createDocintelClient } from './client';
 import { DocintelApiError } from './errors';
-import { pollDelay, pollUntil, waitForIndexedFile, waitForJob, type JobKind } from './polling';
+import type { JobKind } from './jobs';
+import { pollDelay, pollUntil, waitForIndexedFile, waitForJob } from './polling';
 import { errorBody, fakeFetch, findSimilarJob, indexedFile, job, jsonResponse } from './testing/fake-fetch';
 import type { IndexationStatus } from './types';
 

@@ -1,6 +1,7 @@
 import type { DocintelClient } from './client';
 import { unwrap } from './errors';
-import type { FindSimilarJob, IndexationStatus, IndexedFile, Job, JobStatus } from './types';
+import { getJob, type JobKind, type JobOf } from './jobs';
+import type { IndexationStatus, IndexedFile, JobStatus } from './types';
 
 /**
  * The interface's polling cadence: a first check after 3 s, then back-off (3 s, 6 s, 12 s…)
@@ -86,26 +87,6 @@ export function waitForIndexedFile(api: DocintelClient, fileId: string, options:
   );
 }
 
-/** The job kinds, by the base path of their endpoints (`/api/core/{kind}/jobs/{jobId}`). */
-export type JobKind = 'qa' | 'extraction' | 'multi-dim-extraction' | 'find-similar' | 'agent';
-export type JobOf<K extends JobKind> = K extends 'find-similar' ? FindSimilarJob : Job;
-
-function readJob(api: DocintelClient, kind: JobKind, jobId: string, signal?: AbortSignal): Promise<Job | FindSimilarJob> {
-  const init = { params: { path: { jobId } }, signal };
-  switch (kind) {
-    case 'qa':
-      return unwrap(api.GET('/api/core/qa/jobs/{jobId}', init));
-    case 'extraction':
-      return unwrap(api.GET('/api/core/extraction/jobs/{jobId}', init));
-    case 'multi-dim-extraction':
-      return unwrap(api.GET('/api/core/multi-dim-extraction/jobs/{jobId}', init));
-    case 'find-similar':
-      return unwrap(api.GET('/api/core/find-similar/jobs/{jobId}', init));
-    case 'agent':
-      return unwrap(api.GET('/api/core/agent/jobs/{jobId}', init));
-  }
-}
-
 /**
  * Polls the job until its status is terminal (SUCCESS, COMPLETED, FAILED or ABORTED) and
  * resolves with it. A find-similar job succeeds with COMPLETED, the others with SUCCESS.
@@ -117,7 +98,7 @@ export function waitForJob<K extends JobKind>(
   options: PollOptions<JobOf<K>> = {},
 ): Promise<JobOf<K>> {
   return pollUntil(
-    (signal) => readJob(api, kind, jobId, signal) as Promise<JobOf<K>>,
+    (signal) => getJob(api, kind, jobId, signal),
     (job) => JOB_TERMINAL_STATUSES.includes(job.status),
     options,
   );

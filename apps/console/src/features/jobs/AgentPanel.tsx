@@ -1,5 +1,5 @@
 import { Accordion, Alert, Button, Card, Code, Group, Loader, Paper, Stack, Text, Textarea } from '@mantine/core';
-import type { AgentTrace } from '@docintel/api-client';
+import { getAnnotations, type AgentTrace } from '@docintel/api-client';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { describeError, unwrap } from '../../api/client';
 import { useAsync } from '../../lib/use-async';
@@ -7,7 +7,7 @@ import { navigate } from '../../router/router';
 import { paths } from '../../router/routes';
 import { useApi } from '../../session/session';
 import { Citations, JobStatusCard } from './components';
-import { getAnnotations, useJob } from './job-api';
+import { useJob } from './job-api';
 import { filesInput, TargetPicker, type Target } from './pickers';
 import { isTerminal } from './values';
 

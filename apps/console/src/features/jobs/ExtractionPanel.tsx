@@ -1,4 +1,5 @@
 import { Alert, Anchor, Card, Checkbox, Group, Loader, NativeSelect, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { getAnnotations } from '@docintel/api-client';
 import { useState } from 'react';
 import { describeError, unwrap } from '../../api/client';
 import { useAsync } from '../../lib/use-async';
@@ -6,7 +7,7 @@ import { Link } from '../../router/router';
 import { paths } from '../../router/routes';
 import { useApi } from '../../session/session';
 import { CellCitations, JobStatusCard, TypedAnswer } from './components';
-import { getAnnotations, useJob } from './job-api';
+import { useJob } from './job-api';
 import { JobForm, RemoveRowButton, useJobSubmit, useRows } from './job-form';
 import { filesInput, TargetPicker, type Target } from './pickers';
 import { DATA_TYPES, resultsByFile, type DataType } from './values';

@@ -1,11 +1,12 @@
 import { Alert, Card, Checkbox, Group, Loader, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
+import { getAnnotations } from '@docintel/api-client';
 import { useState } from 'react';
 import { describeError, unwrap } from '../../api/client';
 import { useAsync } from '../../lib/use-async';
 import { paths } from '../../router/routes';
 import { useApi } from '../../session/session';
 import { CellCitations, JobStatusCard } from './components';
-import { getAnnotations, useJob } from './job-api';
+import { useJob } from './job-api';
 import { JobForm, RemoveRowButton, useJobSubmit, useRows } from './job-form';
 import { filesInput, TargetPicker, type Target } from './pickers';
 import { columnKey, entityRows, type EntityColumn } from './values';

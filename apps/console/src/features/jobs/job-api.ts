@@ -1,61 +1,8 @@
-/**
- * The job routes of each kind, typed (the client's paths are literal types, so one switch per
- * call), and `useJob`: a job read at once, then followed with the client's `waitForJob`.
- */
-import { waitForJob, type Annotation, type JobKind, type JobOf } from '@docintel/api-client';
+/** `useJob`: a job read at once, then followed with the client's `waitForJob`. */
+import { cancelJob, getJob, waitForJob, type JobKind, type JobOf } from '@docintel/api-client';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { unwrap, type Api } from '../../api/client';
 import { useApi } from '../../session/session';
 import { isTerminal } from './values';
-
-export type CitedKind = Exclude<JobKind, 'find-similar'>;
-
-export function getJob<K extends JobKind>(api: Api, kind: K, jobId: string, signal?: AbortSignal): Promise<JobOf<K>> {
-  const init = { params: { path: { jobId } }, signal };
-  switch (kind) {
-    case 'qa':
-      return unwrap(api.GET('/api/core/qa/jobs/{jobId}', init)) as Promise<JobOf<K>>;
-    case 'extraction':
-      return unwrap(api.GET('/api/core/extraction/jobs/{jobId}', init)) as Promise<JobOf<K>>;
-    case 'multi-dim-extraction':
-      return unwrap(api.GET('/api/core/multi-dim-extraction/jobs/{jobId}', init)) as Promise<JobOf<K>>;
-    case 'find-similar':
-      return unwrap(api.GET('/api/core/find-similar/jobs/{jobId}', init)) as Promise<JobOf<K>>;
-    default:
-      return unwrap(api.GET('/api/core/agent/jobs/{jobId}', init)) as Promise<JobOf<K>>;
-  }
-}
-
-export function cancelJob<K extends JobKind>(api: Api, kind: K, jobId: string): Promise<JobOf<K>> {
-  const init = { params: { path: { jobId } } };
-  switch (kind) {
-    case 'qa':
-      return unwrap(api.POST('/api/core/qa/jobs/{jobId}/cancel', init)) as Promise<JobOf<K>>;
-    case 'extraction':
-      return unwrap(api.POST('/api/core/extraction/jobs/{jobId}/cancel', init)) as Promise<JobOf<K>>;
-    case 'multi-dim-extraction':
-      return unwrap(api.POST('/api/core/multi-dim-extraction/jobs/{jobId}/cancel', init)) as Promise<JobOf<K>>;
-    case 'find-similar':
-      return unwrap(api.POST('/api/core/find-similar/jobs/{jobId}/cancel', init)) as Promise<JobOf<K>>;
-    default:
-      return unwrap(api.POST('/api/core/agent/jobs/{jobId}/cancel', init)) as Promise<JobOf<K>>;
-  }
-}
-
-/** The citations of a job (GET …/annotations). */
-export function getAnnotations(api: Api, kind: CitedKind, jobId: string, signal?: AbortSignal): Promise<Annotation[]> {
-  const init = { params: { path: { jobId } }, signal };
-  switch (kind) {
-    case 'qa':
-      return unwrap(api.GET('/api/core/qa/jobs/{jobId}/annotations', init));
-    case 'extraction':
-      return unwrap(api.GET('/api/core/extraction/jobs/{jobId}/annotations', init));
-    case 'multi-dim-extraction':
-      return unwrap(api.GET('/api/core/multi-dim-extraction/jobs/{jobId}/annotations', init));
-    case 'agent':
-      return unwrap(api.GET('/api/core/agent/jobs/{jobId}/annotations', init));
-  }
-}
 
 /** The console polls faster than the interface's default cadence: a person is watching. */
 const POLLING = { initialDelayMs: 1000, maxDelayMs: 10_000, factor: 1.5 };
