@@ -202,7 +202,7 @@ describe('the web console: collections and jobs', () => {
     await screenshot(page, 'jobs-similar');
   });
 
-  it('holds an agent conversation: an answer with its citations and trace, then a follow-up turn', async () => {
+  it('holds an agent conversation: an answer with its citations and trace, a follow-up turn, both shown after a reload', async () => {
     await page.getByRole('tab', { name: 'Agent', exact: true }).click();
     await page.waitForURL(/\/jobs\/agent$/);
     await pickOption(page, 'Files', 'invoice.txt');
@@ -222,6 +222,13 @@ describe('the web console: collections and jobs', () => {
     await second.locator('[data-agent-answer]').waitFor({ timeout: 90_000 });
     await expect(second.locator('[data-agent-answer]').getAttribute('data-agent-answer')).resolves.toMatch(/March 2026|2026-03-12/);
     await screenshot(page, 'jobs-agent');
+
+    // A reload shows the whole conversation, oldest turn first, ready for another follow-up.
+    await page.reload();
+    await page.locator('[data-turn]').nth(1).locator('[data-agent-answer]').waitFor({ timeout: 30_000 });
+    await expect(page.locator('[data-turn]').count()).resolves.toBe(2);
+    await expect(page.locator('[data-turn]').first().textContent()).resolves.toContain('What is the invoice total?');
+    await page.getByRole('textbox', { name: 'Follow-up message', exact: true }).waitFor();
   });
 
   it('is usable with the keyboard and on a phone', async () => {

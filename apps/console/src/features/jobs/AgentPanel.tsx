@@ -1,7 +1,7 @@
 import { Accordion, Alert, Button, Card, Code, Group, Loader, Paper, Stack, Text, Textarea } from '@mantine/core';
 import { getAnnotations, type AgentTrace } from '@docintel/api-client';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { describeError, unwrap } from '../../api/client';
+import { describeError, unwrap, type Api } from '../../api/client';
 import { useAsync } from '../../lib/use-async';
 import { navigate } from '../../router/router';
 import { paths } from '../../router/routes';
@@ -32,17 +32,20 @@ export function AgentPanel({ jobId }: { jobId: string | null }) {
   // Jobs of this conversation sent from this page: their `?job=` needs no restoring.
   const known = useRef(new Set<string>());
 
-  // A reload of `?job=`: that turn again (its message from the job's inputs), continued from there.
+  // A reload of `?job=`: the conversation up to that turn (each turn's message from its job's
+  // inputs), continued from there.
   useEffect(() => {
     if (!jobId || known.current.has(jobId)) return;
     const controller = new AbortController();
-    unwrap(api.GET('/api/core/agent/jobs/{jobId}/inputs', { params: { path: { jobId } }, signal: controller.signal })).then(
-      (inputs) => {
-        known.current.add(jobId);
-        setTurns([{ jobId, message: inputs.message ?? inputs.messages?.at(-1)?.content ?? '' }]);
-        if (inputs.conversationId) setConversationId(inputs.conversationId);
+    const { signal } = controller;
+    restoreConversation(api, jobId, signal).then(
+      ({ turns: restored, conversationId: conversation }) => {
+        if (signal.aborted) return;
+        for (const t of restored) known.current.add(t.jobId);
+        setTurns(restored);
+        if (conversation) setConversationId(conversation);
       },
-      (err: unknown) => !controller.signal.aborted && setError(describeError(err)),
+      (err: unknown) => !signal.aborted && setError(describeError(err)),
     );
     return () => controller.abort();
   }, [api, jobId]);
@@ -243,4 +246,19 @@ function Trace({ trace }: { trace: AgentTrace }) {
       </Accordion.Item>
     </Accordion>
   );
+}
+
+const messageOf = (inputs: { message?: string; messages?: Array<{ content: string }> }) => inputs.message ?? inputs.messages?.at(-1)?.content ?? '';
+
+/** The turns of the conversation a job belongs to, oldest first, up to that job. */
+async function restoreConversation(api: Api, jobId: string, signal: AbortSignal): Promise<{ turns: Turn[]; conversationId?: string }> {
+  const inputsOf = (id: string) => unwrap(api.GET('/api/core/agent/jobs/{jobId}/inputs', { params: { path: { jobId: id } }, signal }));
+  const inputs = await inputsOf(jobId);
+  const conversationId = inputs.conversationId ?? undefined;
+  if (!conversationId) return { turns: [{ jobId, message: messageOf(inputs) }] };
+  const page = await unwrap(api.GET('/api/core/agent/jobs', { params: { query: { conversationId, page: 0, pageSize: 100 } }, signal }));
+  const at = page.data.find((j) => j.jobId === jobId)?.createdTime ?? Number.POSITIVE_INFINITY;
+  const earlier = page.data.filter((j) => j.jobId !== jobId && j.createdTime <= at).sort((a, b) => a.createdTime - b.createdTime);
+  const turns = await Promise.all(earlier.map(async (j) => ({ jobId: j.jobId, message: messageOf(await inputsOf(j.jobId)) })));
+  return { turns: [...turns, { jobId, message: messageOf(inputs) }], conversationId };
 }
