@@ -165,7 +165,7 @@ describe('agent jobs (LLM engine against an OpenAI-compatible server)', () => {
     contract = done.id.id;
     carolsFile = other.id.id;
     // A real node of Carol's document, so that only the file check can refuse it.
-    const tree = await json<TreeNode>(await carol.document(carolsFile, 'json'));
+    const tree: TreeNode = await carol.tree(carolsFile);
     const leaf = (n: TreeNode): TreeNode => (n.children.length ? leaf(n.children[0]) : n);
     carolsNode = leaf(tree).id;
   }, 180_000);

@@ -1,7 +1,8 @@
+import type { AgentJobOutputs, CreateAgentJobRequest } from '@docintel/api-client';
 import { TestStack } from '@docintel/testing';
-import type { AgentAnnotation, AgentJob, AgentOutputs, AgentTrace } from './support/agent';
-import { errorBody, json } from './support/http';
-import { eventually, Indexer } from './support/indexing';
+import { jobEnded, ok } from './support/client';
+import { errorBody } from './support/http';
+import { Indexer } from './support/indexing';
 
 /**
  * Agent jobs through the HTTP API with every service running for real and the built-in planner
@@ -9,15 +10,6 @@ import { eventually, Indexer } from './support/indexing';
  * then questions are asked in a stateful conversation, a stateless one and with structured output;
  * every answer is checked against the document and its citations against the lines they point at.
  */
-
-type Job = AgentJob;
-type Outputs = AgentOutputs;
-type Annotation = AgentAnnotation;
-type Trace = AgentTrace;
-interface JobPage {
-  data: Job[];
-  totalElements?: number;
-}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -44,21 +36,21 @@ describe('agent jobs (built-in planner)', () => {
     await stack?.stop();
   });
 
-  const create = async (who: Indexer, body: unknown, headers: Record<string, string> = {}) =>
-    json<Job>(await who.call('POST', '/api/core/agent/jobs', body, headers));
-  const finished = (jobId: string, who = alice) =>
-    eventually(
-      `agent job ${jobId}`,
-      async () => json<Job>(await who.call('GET', `/api/core/agent/jobs/${jobId}`)),
-      (j) => ['SUCCESS', 'FAILED', 'ABORTED'].includes(j.status),
-      120_000,
+  const create = async (who: Indexer, body: CreateAgentJobRequest, idempotencyKey?: string) =>
+    ok(
+      who.api.POST('/api/core/agent/jobs', {
+        body,
+        ...(idempotencyKey !== undefined ? { params: { header: { 'Idempotency-Key': idempotencyKey } } } : {}),
+      }),
     );
-  const outputs = async (jobId: string, who = alice) => json<Outputs>(await who.call('GET', `/api/core/agent/jobs/${jobId}/results`));
-  const annotations = async (jobId: string, who = alice) =>
-    json<Annotation[]>(await who.call('GET', `/api/core/agent/jobs/${jobId}/annotations`));
+  const job = (jobId: string) => ({ params: { path: { jobId } } });
+  const finished = (jobId: string, who = alice) => jobEnded(who.api, 'agent', jobId);
+  const outputs = async (jobId: string, who = alice) => ok(who.api.GET('/api/core/agent/jobs/{jobId}/results', job(jobId)));
+  const annotations = async (jobId: string, who = alice) => ok(who.api.GET('/api/core/agent/jobs/{jobId}/annotations', job(jobId)));
+  const conversation = (conversationId?: string) => ({ params: { query: { page: 0, pageSize: 10, conversationId } } });
 
   /** The answer's citations resolve to annotations of the job that quote the document at a line. */
-  const expectCited = async (jobId: string, out: Outputs, expected: RegExp) => {
+  const expectCited = async (jobId: string, out: AgentJobOutputs, expected: RegExp) => {
     expect(out.referenceIds.length).toBeGreaterThan(0);
     const cited = await annotations(jobId);
     expect(cited.map((a) => a.id.id).sort()).toEqual([...out.referenceIds].sort());
@@ -91,7 +83,7 @@ describe('agent jobs (built-in planner)', () => {
     expect(two.conversationId).toBe(one.conversationId);
     await expectCited(second.jobId, two, /Bangor/);
 
-    const inputs = await json<Record<string, unknown>>(await alice.call('GET', `/api/core/agent/jobs/${second.jobId}/inputs`));
+    const inputs = await ok(alice.api.GET('/api/core/agent/jobs/{jobId}/inputs', job(second.jobId)));
     expect(inputs).toMatchObject({
       message: 'Where was he born?',
       conversationId: one.conversationId,
@@ -101,15 +93,13 @@ describe('agent jobs (built-in planner)', () => {
 
     // The conversation's jobs, newest first; other jobs of Alice are not in it.
     await create(alice, { message: 'A new conversation', files: { fileIds: [roberts] } });
-    const page = await json<JobPage>(
-      await alice.call('GET', `/api/core/agent/jobs?page=0&pageSize=10&conversationId=${one.conversationId}`),
-    );
+    const page = await ok(alice.api.GET('/api/core/agent/jobs', conversation(one.conversationId)));
     expect(page.data.map((j) => j.jobId)).toEqual([second.jobId, first.jobId]);
-    const all = await json<JobPage>(await alice.call('GET', '/api/core/agent/jobs?page=0&pageSize=10'));
+    const all = await ok(alice.api.GET('/api/core/agent/jobs', conversation()));
     expect(all.data).toHaveLength(3);
 
     // The trace shows the tool calls, with arguments and results.
-    const trace = await json<Trace>(await alice.call('GET', `/api/core/agent/jobs/${second.jobId}/trace`));
+    const trace = await ok(alice.api.GET('/api/core/agent/jobs/{jobId}/trace', job(second.jobId)));
     expect(trace).toMatchObject({ jobId: second.jobId, engine: 'builtin' });
     const search = trace.steps.find((s) => s.tool === 'search_passages');
     expect(search).toMatchObject({ iteration: 1, attempt: 1 });
@@ -125,26 +115,25 @@ describe('agent jobs (built-in planner)', () => {
     expect((await errorBody(theirs, 404, 'NOT_FOUND')).details).toEqual([{ field: 'conversation_id', problem: expect.any(String) }]);
     await errorBody(await carol.call('GET', `/api/core/agent/jobs/${second.jobId}`), 404, 'NOT_FOUND');
     await errorBody(await carol.call('GET', `/api/core/agent/jobs/${second.jobId}/trace`), 404, 'NOT_FOUND');
-    expect(
-      (await json<JobPage>(await bob.call('GET', `/api/core/agent/jobs?page=0&pageSize=10&conversationId=${one.conversationId}`))).data,
-    ).toEqual([]);
+    expect((await ok(bob.api.GET('/api/core/agent/jobs', conversation(one.conversationId)))).data).toEqual([]);
   });
 
   it('answers a stateless conversation; roles in any case', async () => {
-    const job = await create(alice, {
+    const created = await create(alice, {
+      // The document lists the roles in lower case; the API takes them in any case, which is what this test is about.
       messages: [
         { role: 'SYSTEM', content: 'Answer briefly.' },
         { role: 'User', content: 'Who is Iwan Roberts?' },
         { role: 'assistant', content: 'A Welsh footballer.' },
         { role: 'USER', content: 'How many caps did Iwan Roberts win for Wales?' },
-      ],
+      ] as CreateAgentJobRequest['messages'],
       files: { fileIds: [roberts] },
     });
-    expect(await finished(job.jobId)).toMatchObject({ status: 'SUCCESS' });
-    const out = await outputs(job.jobId);
+    expect(await finished(created.jobId)).toMatchObject({ status: 'SUCCESS' });
+    const out = await outputs(created.jobId);
     expect(out.answer).toMatch(/^(15|fifteen)$/i);
     expect(out.conversationId).toBeUndefined();
-    await expectCited(job.jobId, out, /(15|fifteen) caps/);
+    await expectCited(created.jobId, out, /(15|fifteen) caps/);
   });
 
   it('fills output_model_schema field by field with typed questions, valid against the schema', async () => {
@@ -158,9 +147,9 @@ describe('agent jobs (built-in planner)', () => {
       required: ['full_name', 'place_of_birth'],
       additionalProperties: false,
     };
-    const job = await create(alice, { message: 'Summarise Iwan Roberts', files: { fileIds: [roberts] }, output_model_schema: schema });
-    expect(await finished(job.jobId)).toMatchObject({ status: 'SUCCESS' });
-    const out = await outputs(job.jobId);
+    const created = await create(alice, { message: 'Summarise Iwan Roberts', files: { fileIds: [roberts] }, output_model_schema: schema });
+    expect(await finished(created.jobId)).toMatchObject({ status: 'SUCCESS' });
+    const out = await outputs(created.jobId);
     expect(out.answer).toMatchObject({
       full_name: expect.stringMatching(/Iwan Wyn Roberts/),
       place_of_birth: expect.stringMatching(/Bangor/),
@@ -187,17 +176,10 @@ describe('agent jobs (built-in planner)', () => {
 
   it('returns the same job for the same Idempotency-Key and body, 409 for another body, and keeps keys per user', async () => {
     const body = { message: 'When was Iwan Roberts born?', files: { fileIds: [roberts] } };
-    const first = await create(alice, body, { 'Idempotency-Key': 'birth-1' });
-    const again = await create(
-      alice,
-      { files: { fileIds: [roberts] }, message: 'When was Iwan Roberts born?' },
-      { 'Idempotency-Key': 'birth-1' },
-    );
+    const first = await create(alice, body, 'birth-1');
+    const again = await create(alice, { files: { fileIds: [roberts] }, message: 'When was Iwan Roberts born?' }, 'birth-1');
     expect(again.jobId).toBe(first.jobId);
-    const [a, b] = await Promise.all([
-      create(alice, body, { 'Idempotency-Key': 'race-1' }),
-      create(alice, body, { 'Idempotency-Key': 'race-1' }),
-    ]);
+    const [a, b] = await Promise.all([create(alice, body, 'race-1'), create(alice, body, 'race-1')]);
     expect(a.jobId).toBe(b.jobId);
 
     const conflict = await alice.call(
@@ -210,7 +192,7 @@ describe('agent jobs (built-in planner)', () => {
       { field: 'Idempotency-Key', problem: expect.stringContaining(first.jobId) },
     ]);
 
-    const bobs = await create(bob, body, { 'Idempotency-Key': 'birth-1' });
+    const bobs = await create(bob, body, 'birth-1');
     expect(bobs.jobId).not.toBe(first.jobId);
     for (const key of ['x'.repeat(201), 'has space']) {
       const res = await alice.call('POST', '/api/core/agent/jobs', body, { 'Idempotency-Key': key });
@@ -270,9 +252,9 @@ describe('agent jobs (built-in planner)', () => {
   });
 
   it('ends a cancelled job ABORTED with its reason', async () => {
-    const job = await create(alice, { message: 'When was Iwan Roberts born?', files: { fileIds: [roberts] } });
-    const cancelled = await json<Job>(await alice.call('POST', `/api/core/agent/jobs/${job.jobId}/cancel`));
-    const end = cancelled.status === 'ABORTED' ? cancelled : await finished(job.jobId);
+    const created = await create(alice, { message: 'When was Iwan Roberts born?', files: { fileIds: [roberts] } });
+    const cancelled = await ok(alice.api.POST('/api/core/agent/jobs/{jobId}/cancel', job(created.jobId)));
+    const end = cancelled.status === 'ABORTED' ? cancelled : await finished(created.jobId);
     expect(['ABORTED', 'SUCCESS']).toContain(end.status);
     if (end.status === 'ABORTED') expect(end.errorMessage).toMatch(/Cancelled/);
   });

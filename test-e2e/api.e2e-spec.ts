@@ -2,27 +2,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import type { DocintelClient, operations, Provider, ProviderPage } from '@docintel/api-client';
 import { REPO_ROOT, TestStack } from '@docintel/testing';
+import { clientFor, statusOf } from './support/client';
 import { errorBody } from './support/http';
 import { compareWithReference, type OpenApiDocument } from './support/openapi-compat';
 
-interface Provider {
-  id: { id: string; entityType: string };
-  createdTime: number;
-  owner: { id: string };
-  policy: { id: string; entityType: string };
-  name: string;
-  icon: string;
-  config: Record<string, unknown>;
-  type: string;
-  system: boolean;
-}
-interface ProviderPage {
-  data: Provider[];
-  totalPages: number;
-  totalElements: number;
-  hasNext: boolean;
-}
+type ProvidersQuery = NonNullable<operations['listProviders']['parameters']['query']>;
 
 const SECRETS = { accessKey: 'AKIAE2EEXAMPLEKEY', secretKey: 'e2e-very-secret-key-value', endpoint: 'minio.e2e.internal' };
 const ZULUS = Array.from({ length: 18 }, (_, i) => `Zulu ${String(i + 1).padStart(2, '0')}`);
@@ -55,16 +41,20 @@ describe('gateway API', () => {
   /** Every response body seen in this file, to check that no secret ever leaves the service. */
   const bodies: string[] = [];
 
-  const get = async (path: string, init: { token?: string; namespace?: string; headers?: Record<string, string> } = {}) => {
-    const res = await stack.request(path, init);
-    const text = await res.text();
-    bodies.push(text);
-    return { res, text, json: () => JSON.parse(text) };
+  /** A typed client acting as the token's user (in `namespace`), which keeps every response body in `bodies`. */
+  const as = (init: { token?: string; namespace?: string } = { token }): DocintelClient => {
+    const api = clientFor(stack, init.token, { namespace: init.namespace });
+    api.use({
+      async onResponse({ response }) {
+        bodies.push(await response.clone().text());
+      },
+    });
+    return api;
   };
-  const page = async (query = '', init: { token?: string; namespace?: string } = { token }) => {
-    const r = await get(`/api/core/providers${query}`, init);
-    expect({ status: r.res.status, body: r.text }).toMatchObject({ status: 200 });
-    return r.json() as ProviderPage;
+  const page = async (query: ProvidersQuery = {}, init: { token?: string; namespace?: string } = { token }) => {
+    const { data, error, response } = await as(init).GET('/api/core/providers', { params: { query } });
+    expect({ status: response.status, body: error }).toMatchObject({ status: 200 });
+    return data as ProviderPage;
   };
   const names = (p: ProviderPage) => p.data.map((x) => x.name);
 
@@ -119,12 +109,12 @@ describe('gateway API', () => {
 
     it('answers 401 for a revoked token and for an expired one, each saying why', async () => {
       const revoked = await createToken(stack, 'default', 'e2e-user@example.com', '--name', 'to revoke');
-      expect((await stack.request('/api/core/providers', { token: revoked.token })).status).toBe(200);
+      expect(await statusOf(as({ token: revoked.token }).GET('/api/core/providers'))).toBe(200);
       expect(await stack.cli('token', 'revoke', revoked.id)).toContain(`Revoked token ${revoked.id}`);
       const revokedBody = await errorBody(await stack.request('/api/core/providers', { token: revoked.token }), 401, 'UNAUTHENTICATED');
 
       const expiring = await createToken(stack, 'default', 'e2e-user@example.com', '--expires-in-days', '1');
-      expect((await stack.request('/api/core/providers', { token: expiring.token })).status).toBe(200);
+      expect(await statusOf(as({ token: expiring.token }).GET('/api/core/providers'))).toBe(200);
       const db = new Client({ connectionString: stack.infra.databaseUrl });
       await db.connect();
       try {
@@ -166,8 +156,8 @@ describe('gateway API', () => {
     it('acts in another namespace of the user with X-Namespace', async () => {
       expect(names(await page())).not.toContain('Delta acme');
       await createToken(stack, 'acme', 'e2e-user@example.com');
-      expect(names(await page('', { token, namespace: 'acme' }))).toContain('Delta acme');
-      expect(names(await page('', { token, namespace: 'default' }))).not.toContain('Delta acme');
+      expect(names(await page({}, { token, namespace: 'acme' }))).toContain('Delta acme');
+      expect(names(await page({}, { token, namespace: 'default' }))).not.toContain('Delta acme');
     });
   });
 
@@ -178,7 +168,7 @@ describe('gateway API', () => {
       expect(first.out).toContain('Created user cli@example.com');
       expect(first.token).toMatch(/^dit_[0-9a-f]{32}_[A-Za-z0-9_-]{43}$/);
       expect(first.token.slice(4, 36)).toBe(first.id.replace(/-/g, ''));
-      expect((await stack.request('/api/core/providers', { token: first.token })).status).toBe(200);
+      expect(await statusOf(as({ token: first.token }).GET('/api/core/providers'))).toBe(200);
 
       const second = await createToken(stack, 'cli-ns', 'cli@example.com');
       expect(second.out).not.toContain('Created');
@@ -215,18 +205,18 @@ describe('gateway API', () => {
       expect(Object.keys(first).sort()).toEqual(['data', 'hasNext', 'totalElements', 'totalPages']);
       expect(first).toMatchObject({ totalElements: visibleToDefault, totalPages: 2, hasNext: true });
       expect(first.data).toHaveLength(20);
-      const second = await page('?page=1');
+      const second = await page({ page: 1 });
       expect(second).toMatchObject({ totalElements: visibleToDefault, totalPages: 2, hasNext: false });
       expect(second.data).toHaveLength(visibleToDefault - 20);
       expect([...names(first), ...names(second)]).toHaveLength(new Set([...names(first), ...names(second)]).size);
-      expect(await page('?page=5')).toEqual({ data: [], totalElements: visibleToDefault, totalPages: 2, hasNext: false });
+      expect(await page({ page: 5 })).toEqual({ data: [], totalElements: visibleToDefault, totalPages: 2, hasNext: false });
     });
 
     it('pages with pageSize without gaps or repeats', async () => {
-      const whole = names(await page('?pageSize=100'));
+      const whole = names(await page({ pageSize: 100 }));
       expect(whole).toHaveLength(visibleToDefault);
       const pages: ProviderPage[] = [];
-      for (let p = 0; p < 5; p++) pages.push(await page(`?page=${p}&pageSize=5`));
+      for (let p = 0; p < 5; p++) pages.push(await page({ page: p, pageSize: 5 }));
       expect(pages.map((p) => [p.data.length, p.totalPages, p.hasNext])).toEqual([
         [5, 5, true],
         [5, 5, true],
@@ -238,7 +228,7 @@ describe('gateway API', () => {
     });
 
     it('shows each provider with its public fields', async () => {
-      const all = (await page('?pageSize=100')).data;
+      const all = (await page({ pageSize: 100 })).data;
       const s3 = all.find((p) => p.name === 'Echo bucket') as Provider;
       expect(s3).toEqual({
         id: { id: expect.stringMatching(/^[0-9a-f-]{36}$/), entityType: 'PROVIDER' },
@@ -273,20 +263,20 @@ describe('gateway API', () => {
       ['createdTime', (p: Provider) => p.createdTime],
       ['type', (p: Provider) => p.type],
     ] as const)('sorts by %s, ascending and descending, ties broken the same way every time', async (sortBy, key) => {
-      const all = (await page('?pageSize=100')).data;
+      const all = (await page({ pageSize: 100 })).data;
       for (const order of ['asc', 'desc'] as const) {
-        const sorted = names(await page(`?sortBy=${sortBy}&sortOrder=${order}&pageSize=100`));
+        const sorted = names(await page({ sortBy, sortOrder: order, pageSize: 100 }));
         expect(sorted).toEqual(sortedBy(all, key, order));
-        expect(names(await page(`?sortBy=${sortBy}&sortOrder=${order.toUpperCase()}&pageSize=100`))).toEqual(sorted);
+        expect(names(await page({ sortBy, sortOrder: order.toUpperCase(), pageSize: 100 }))).toEqual(sorted);
         // Pages of a sorted list join up into the whole list.
         const pages = [];
-        for (let p = 0; p < 3; p++) pages.push(...names(await page(`?sortBy=${sortBy}&sortOrder=${order}&page=${p}&pageSize=10`)));
+        for (let p = 0; p < 3; p++) pages.push(...names(await page({ sortBy, sortOrder: order, page: p, pageSize: 10 })));
         expect(pages).toEqual(sorted);
       }
     });
 
     it('sorts by name, ascending, by default', async () => {
-      expect(names(await page('?pageSize=6'))).toEqual([
+      expect(names(await page({ pageSize: 6 }))).toEqual([
         'Alpha reports',
         'bravo archive',
         'Charlie_scans',
@@ -294,18 +284,18 @@ describe('gateway API', () => {
         'Foxtrot 100%',
         'Zulu 01',
       ]);
-      expect(names(await page('?sortOrder=desc&pageSize=2'))).toEqual(['Zulu 18', 'Zulu 17']);
+      expect(names(await page({ sortOrder: 'desc', pageSize: 2 }))).toEqual(['Zulu 18', 'Zulu 17']);
     });
 
     it('filters by q, ignoring case and taking % and _ literally', async () => {
-      const zulu = await page('?q=zULu');
+      const zulu = await page({ q: 'zULu' });
       expect(zulu).toMatchObject({ totalElements: ZULUS.length, hasNext: false });
       expect(names(zulu)).toEqual(ZULUS);
-      expect(names(await page('?q=100%25'))).toEqual(['Foxtrot 100%']);
-      expect(names(await page('?q=_'))).toEqual(['Charlie_scans']);
-      expect(names(await page('?q=ECHO'))).toEqual(['Echo bucket']);
-      expect(await page('?q=delta')).toEqual({ data: [], totalElements: 0, totalPages: 0, hasNext: false });
-      expect(await page('?q=zulu&pageSize=5&page=3')).toMatchObject({ totalElements: ZULUS.length, totalPages: 4, hasNext: false });
+      expect(names(await page({ q: '100%' }))).toEqual(['Foxtrot 100%']);
+      expect(names(await page({ q: '_' }))).toEqual(['Charlie_scans']);
+      expect(names(await page({ q: 'ECHO' }))).toEqual(['Echo bucket']);
+      expect(await page({ q: 'delta' })).toEqual({ data: [], totalElements: 0, totalPages: 0, hasNext: false });
+      expect(await page({ q: 'zulu', pageSize: 5, page: 3 })).toMatchObject({ totalElements: ZULUS.length, totalPages: 4, hasNext: false });
     });
 
     it.each([
@@ -335,10 +325,10 @@ describe('gateway API', () => {
     });
 
     it('gets a provider by id, as the list shows it', async () => {
-      for (const p of (await page('?pageSize=6')).data) {
-        const r = await get(`/api/core/providers/${p.id.id}`, { token });
-        expect(r.res.status).toBe(200);
-        expect(r.json()).toEqual(p);
+      for (const p of (await page({ pageSize: 6 })).data) {
+        const { data, response } = await as().GET('/api/core/providers/{id}', { params: { path: { id: p.id.id } } });
+        expect(response.status).toBe(200);
+        expect(data).toEqual(p);
       }
     });
 
@@ -353,19 +343,19 @@ describe('gateway API', () => {
     });
 
     it('keeps a provider limited to one namespace out of the others', async () => {
-      const acme = await page('?q=delta', { token: acmeToken });
+      const acme = await page({ q: 'delta' }, { token: acmeToken });
       expect(names(acme)).toEqual(['Delta acme']);
       const id = acme.data[0].id.id;
-      expect((await get(`/api/core/providers/${id}`, { token: acmeToken })).json()).toEqual(acme.data[0]);
-      expect((await page('?pageSize=100', { token: acmeToken })).totalElements).toBe(visibleToDefault + 1);
+      expect((await as({ token: acmeToken }).GET('/api/core/providers/{id}', { params: { path: { id } } })).data).toEqual(acme.data[0]);
+      expect((await page({ pageSize: 100 }, { token: acmeToken })).totalElements).toBe(visibleToDefault + 1);
 
       const body = await errorBody(await stack.request(`/api/core/providers/${id}`, { token }), 403, 'FORBIDDEN');
       expect(body.message).toBe(`Provider ${id} is not available to namespace default`);
-      expect(names(await page('?pageSize=100'))).not.toContain('Delta acme');
+      expect(names(await page({ pageSize: 100 }))).not.toContain('Delta acme');
     });
 
     it('never shows credentials, endpoints or local paths in any response', async () => {
-      await page('?pageSize=100', { token: acmeToken });
+      await page({ pageSize: 100 }, { token: acmeToken });
       expect(bodies.length).toBeGreaterThan(10);
       const all = bodies.join('\n');
       for (const secret of [

@@ -1,32 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { CreateCollectionRequest, IndexedFile, operations, UpdateCollectionRequest } from '@docintel/api-client';
 import { REPO_ROOT, TestStack } from '@docintel/testing';
+import { clientFor, ok, postItem, statusOf } from './support/client';
 import { errorBody } from './support/http';
 import { compareWithReference, type OpenApiDocument } from './support/openapi-compat';
 
-interface Collection {
-  id: { id: string; entityType: string };
-  createdTime: number;
-  owner: { id: string };
-  name: string;
-  description: string | null;
-  icon: string | null;
-  ownerEmail: string;
-  filesCount: number;
-  [field: string]: unknown;
-}
-interface IndexedFile {
-  id: { id: string; entityType: string };
-  name: string;
-  key: string;
-  [field: string]: unknown;
-}
-interface Page<T> {
-  data: T[];
-  totalPages: number;
-  totalElements: number;
-  hasNext: boolean;
-}
+type FilesQuery = NonNullable<operations['listCollectionFiles']['parameters']['query']>;
 
 /** Every field the interface lists for a collection. */
 const COLLECTION_FIELDS = [
@@ -58,37 +38,30 @@ describe('Collections API', () => {
   let eve: string;
   let providerId: string;
 
+  /** A raw request, for the malformed ones and the error-shape checks (errorBody). */
   const call = (method: string, path: string, token: string | undefined, body?: unknown) =>
     stack.request(path, {
       method,
       token,
       ...(body !== undefined ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}),
     });
+  /** The typed client acting as the token's user. */
+  const as = (token: string) => clientFor(stack, token);
+  const path = (id: string) => ({ params: { path: { id } } });
 
-  async function json<T>(res: Response, status: number): Promise<T> {
-    const text = await res.text();
-    expect({ status: res.status, text }).toMatchObject({ status });
-    return JSON.parse(text) as T;
-  }
-
-  const createCollection = async (body: Record<string, unknown>, token = alice) =>
-    json<Collection>(await call('POST', '/api/core/collections', token, body), 201);
-  const getCollection = async (id: string, token = alice) => json<Collection>(await call('GET', `/api/core/collections/${id}`, token), 200);
-  const filesOf = async (id: string, query = '', token = alice) =>
-    json<Page<IndexedFile>>(await call('GET', `/api/core/collections/${id}/files${query}`, token), 200);
+  const createCollection = async (body: CreateCollectionRequest, token = alice) =>
+    ok(as(token).POST('/api/core/collections', { body }), 201);
+  const getCollection = async (id: string, token = alice) => ok(as(token).GET('/api/core/collections/{id}', path(id)));
+  const filesOf = async (id: string, query: FilesQuery = {}, token = alice) =>
+    ok(as(token).GET('/api/core/collections/{id}/files', { params: { path: { id }, query } }));
+  const addFile = async (id: string, fileId: string, token = alice) =>
+    ok(as(token).POST('/api/core/collections/{id}/files', { ...path(id), body: { fileId } }), 201);
 
   /** A provider item uploaded through the items API and made an IndexedFile of the caller's namespace. */
   async function indexedFile(key: string, token = alice, bytes = 10): Promise<IndexedFile> {
-    const slash = key.lastIndexOf('/');
-    const form = new FormData();
-    form.append('file', new Blob(['x'.repeat(bytes)]), key.slice(slash + 1));
-    const upload = await stack.request(`/api/core/providers/${providerId}/items?key=${encodeURIComponent(key.slice(0, slash + 1))}`, {
-      method: 'POST',
-      token,
-      body: form,
-    });
-    expect(upload.status).toBe(201);
-    return json<IndexedFile>(await call('POST', '/api/core/files', token, { providerId, key }), 201);
+    const upload = await postItem(as(token), { providerId, key, body: 'x'.repeat(bytes) });
+    expect(upload.response.status).toBe(201);
+    return ok(as(token).POST('/api/core/files', { body: { providerId, key } }), 201);
   }
 
   beforeAll(async () => {
@@ -96,7 +69,7 @@ describe('Collections API', () => {
     alice = await stack.token('acme', 'alice@acme.test');
     bob = await stack.token('acme', 'bob@acme.test');
     eve = await stack.token('globex', 'eve@globex.test');
-    const providers = await json<Page<{ id: { id: string } }>>(await call('GET', '/api/core/providers', alice), 200);
+    const providers = await ok(as(alice).GET('/api/core/providers'));
     providerId = providers.data[0].id.id;
   });
   afterAll(async () => {
@@ -131,17 +104,17 @@ describe('Collections API', () => {
     const ns = await stack.token('listing', 'lee@listing.test');
     for (let i = 1; i <= 23; i++) await createCollection({ name: `Batch ${String(i).padStart(2, '0')}` }, ns);
     await createCollection({ name: 'Zebra study' }, ns);
-    const first = await json<Page<Collection>>(await call('GET', '/api/core/collections', ns), 200);
+    const first = await ok(as(ns).GET('/api/core/collections'));
     expect(first).toMatchObject({ totalElements: 24, totalPages: 2, hasNext: true });
     expect(first.data).toHaveLength(20);
     expect(first.data[0].name).toBe('Batch 01');
-    const desc = await json<Page<Collection>>(await call('GET', '/api/core/collections?sortBy=name&sortOrder=DESC&pageSize=2', ns), 200);
+    const desc = await ok(as(ns).GET('/api/core/collections', { params: { query: { sortBy: 'name', sortOrder: 'DESC', pageSize: 2 } } }));
     expect(desc.data.map((c) => c.name)).toEqual(['Zebra study', 'Batch 23']);
-    const q = await json<Page<Collection>>(await call('GET', '/api/core/collections?q=batch%202&page=0&pageSize=10', ns), 200);
+    const q = await ok(as(ns).GET('/api/core/collections', { params: { query: { q: 'batch 2', page: 0, pageSize: 10 } } }));
     expect(q.data.map((c) => c.name)).toEqual(['Batch 20', 'Batch 21', 'Batch 22', 'Batch 23']);
     const bad = await errorBody(await call('GET', '/api/core/collections?sortBy=size', ns), 400, 'VALIDATION_FAILED');
     expect(bad.details).toEqual([{ field: 'sortBy', problem: 'must be one of name, createdTime, filesCount' }]);
-    const theirs = await json<Page<Collection>>(await call('GET', '/api/core/collections', eve), 200);
+    const theirs = await ok(as(eve).GET('/api/core/collections'));
     expect(theirs.data.map((c) => c.name)).not.toContain('Zebra study');
   });
 
@@ -149,14 +122,12 @@ describe('Collections API', () => {
     const c = await createCollection({ name: 'Draft', description: 'first', icon: 'pen' });
     // Only the owner may change it; the other users of the namespace get 403.
     await errorBody(await call('PATCH', `/api/core/collections/${c.id.id}`, bob, { name: 'Final' }), 403, 'FORBIDDEN');
-    const renamed = await json<Collection>(await call('PATCH', `/api/core/collections/${c.id.id}`, alice, { name: 'Final' }), 200);
+    const update = (body: UpdateCollectionRequest) => ok(as(alice).PATCH('/api/core/collections/{id}', { ...path(c.id.id), body }));
+    const renamed = await update({ name: 'Final' });
     expect(renamed).toMatchObject({ name: 'Final', description: 'first', icon: 'pen', owner: c.owner });
-    const described = await json<Collection>(
-      await call('PATCH', `/api/core/collections/${c.id.id}`, alice, { description: 'second', icon: null }),
-      200,
-    );
+    const described = await update({ description: 'second', icon: null });
     expect(described).toMatchObject({ name: 'Final', description: 'second', icon: null });
-    expect(await json<Collection>(await call('PATCH', `/api/core/collections/${c.id.id}`, alice, {}), 200)).toEqual(described);
+    expect(await update({})).toEqual(described);
     const bad = await errorBody(await call('PATCH', `/api/core/collections/${c.id.id}`, alice, { name: '' }), 400, 'VALIDATION_FAILED');
     expect(bad.details).toEqual([{ field: 'name', problem: 'must not be empty' }]);
     await errorBody(await call('PATCH', `/api/core/collections/${c.id.id}`, eve, { name: 'Mine now' }), 404, 'NOT_FOUND');
@@ -171,32 +142,33 @@ describe('Collections API', () => {
     const f3 = await indexedFile('coll/gamma.csv', alice, 20);
 
     for (const f of [f1, f2, f3]) {
-      const added = await json<IndexedFile>(await call('POST', `/api/core/collections/${a.id.id}/files`, alice, { fileId: f.id.id }), 201);
+      const added = await addFile(a.id.id, f.id.id);
       expect(added).toEqual(f);
     }
     // Adding again is idempotent, and another user of the namespace may add too.
-    await json(await call('POST', `/api/core/collections/${a.id.id}/files`, bob, { fileId: f1.id.id }), 201);
-    await json(await call('POST', `/api/core/collections/${b.id.id}/files`, bob, { fileId: f1.id.id }), 201);
+    await addFile(a.id.id, f1.id.id, bob);
+    await addFile(b.id.id, f1.id.id, bob);
     expect((await getCollection(a.id.id)).filesCount).toBe(3);
     expect((await getCollection(b.id.id)).filesCount).toBe(1);
 
-    const bySize = await filesOf(a.id.id, '?sortBy=size&sortOrder=desc');
+    const bySize = await filesOf(a.id.id, { sortBy: 'size', sortOrder: 'desc' });
     expect(bySize).toMatchObject({ totalElements: 3, totalPages: 1, hasNext: false });
     expect(bySize.data.map((f) => f.name)).toEqual(['alpha.pdf', 'gamma.csv', 'beta.txt']);
-    const paged = await filesOf(a.id.id, '?sortBy=name&page=1&pageSize=2');
+    const paged = await filesOf(a.id.id, { sortBy: 'name', page: 1, pageSize: 2 });
     expect(paged).toMatchObject({ totalElements: 3, totalPages: 2, hasNext: false });
     expect(paged.data.map((f) => f.name)).toEqual(['gamma.csv']);
-    expect((await filesOf(a.id.id, '?q=ET')).data.map((f) => f.name)).toEqual(['beta.txt']);
+    expect((await filesOf(a.id.id, { q: 'ET' })).data.map((f) => f.name)).toEqual(['beta.txt']);
 
-    const removed = await call('DELETE', `/api/core/collections/${a.id.id}/files/${f1.id.id}`, alice);
-    expect(removed.status).toBe(204);
-    expect((await call('DELETE', `/api/core/collections/${a.id.id}/files/${f1.id.id}`, alice)).status).toBe(204);
+    const removeF1 = { params: { path: { id: a.id.id, fileId: f1.id.id } } };
+    const removed = await as(alice).DELETE('/api/core/collections/{id}/files/{fileId}', removeF1);
+    expect(removed.response.status).toBe(204);
+    expect(await statusOf(as(alice).DELETE('/api/core/collections/{id}/files/{fileId}', removeF1))).toBe(204);
     expect((await getCollection(a.id.id)).filesCount).toBe(2);
     expect((await getCollection(b.id.id)).filesCount).toBe(1);
-    expect((await call('GET', `/api/core/files/${f1.id.id}`, alice)).status).toBe(200);
+    expect(await statusOf(as(alice).GET('/api/core/files/{id}', path(f1.id.id)))).toBe(200);
 
     // Deleting a file takes it out of every collection.
-    expect((await call('DELETE', `/api/core/files/${f2.id.id}`, alice)).status).toBe(204);
+    expect(await statusOf(as(alice).DELETE('/api/core/files/{id}', path(f2.id.id)))).toBe(204);
     expect((await getCollection(a.id.id)).filesCount).toBe(1);
     expect((await filesOf(a.id.id)).data.map((f) => f.name)).toEqual(['gamma.csv']);
   });
@@ -241,18 +213,18 @@ describe('Collections API', () => {
   it('lets only the owner delete a collection (403 for the others of the namespace); its files stay', async () => {
     const c = await createCollection({ name: 'Owned' });
     const f = await indexedFile('coll/kept.pdf');
-    await json(await call('POST', `/api/core/collections/${c.id.id}/files`, alice, { fileId: f.id.id }), 201);
+    await addFile(c.id.id, f.id.id);
 
     const forbidden = await errorBody(await call('DELETE', `/api/core/collections/${c.id.id}`, bob), 403, 'FORBIDDEN');
     expect(forbidden.message).toContain('Only the owner');
     expect((await getCollection(c.id.id, bob)).filesCount).toBe(1);
 
-    const res = await call('DELETE', `/api/core/collections/${c.id.id}`, alice);
-    expect(res.status).toBe(204);
-    expect(await res.text()).toBe('');
+    const { response } = await as(alice).DELETE('/api/core/collections/{id}', path(c.id.id));
+    expect(response.status).toBe(204);
+    expect(await response.text()).toBe('');
     await errorBody(await call('GET', `/api/core/collections/${c.id.id}`, alice), 404, 'NOT_FOUND');
     await errorBody(await call('DELETE', `/api/core/collections/${c.id.id}`, alice), 404, 'NOT_FOUND');
-    expect((await call('GET', `/api/core/files/${f.id.id}`, alice)).status).toBe(200);
+    expect(await statusOf(as(alice).GET('/api/core/files/{id}', path(f.id.id)))).toBe(200);
   });
 
   it('needs a token', async () => {

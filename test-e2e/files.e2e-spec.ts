@@ -1,38 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { IndexedFile as ApiIndexedFile, operations } from '@docintel/api-client';
 import { REPO_ROOT, TestStack } from '@docintel/testing';
+import { clientFor, ok, postItem, statusOf } from './support/client';
 import { errorBody } from './support/http';
 import { compareWithReference, type OpenApiDocument } from './support/openapi-compat';
 
 const CORPUS = join(REPO_ROOT, '..', 'shared', 'corpus');
 const SUPPORTED = 'pdf, txt, html, htm, doc, docx, csv, xlsx, xls, ods, jpg, jpeg, png, webp, bmp, tiff, json, xml';
 
-interface IndexedFile {
-  id: { id: string; entityType: string };
-  createdTime: number;
-  owner: { id: string };
-  policy: { id: string; entityType: string };
-  providerId: { id: string; entityType: string };
-  name: string;
-  path: string;
-  key: string;
-  size: number;
-  checksum: string | null;
-  mediaType: string | null;
-  extension: string;
-  indexed: boolean;
-  lastIndexationInfos: { status: string; errorMessage: string | null; errorTraceback: string | null };
-  ownerEmail: string;
-  providerName: string;
-  type: string;
-  [field: string]: unknown;
-}
-interface Page<T> {
-  data: T[];
-  totalPages: number;
-  totalElements: number;
-  hasNext: boolean;
-}
+/**
+ * An IndexedFile as the API sends it: besides the properties of the OpenAPI document, `key` and
+ * `lastMergeJob`, which the document mentions in its description but leaves out of its properties.
+ */
+type IndexedFile = ApiIndexedFile & { key: string; lastMergeJob: null };
+type FilesQuery = operations['listFiles']['parameters']['query'];
 
 /** Every field the interface lists for an IndexedFile. */
 const FILE_FIELDS = [
@@ -74,22 +56,19 @@ describe('Files API', () => {
   let eve: string;
   let providerId: string;
 
+  /** The typed client acting as the token's user. */
+  const as = (token: string) => clientFor(stack, token);
+  const idPath = (id: string) => ({ params: { path: { id } } });
+
   /** Uploads a file through the provider items API (multipart): a corpus document, or the given content. */
   const putItem = async (key: string, source: { corpus?: string; content?: string } = {}, token = alice): Promise<number> => {
     const bytes = source.corpus ? readFileSync(join(CORPUS, source.corpus)) : Buffer.from(source.content ?? `contents of ${key}\n`);
-    const slash = key.lastIndexOf('/');
-    const form = new FormData();
-    form.append('file', new Blob([bytes]), key.slice(slash + 1));
-    const directory = encodeURIComponent(key.slice(0, slash + 1));
-    const res = await stack.request(`/api/core/providers/${providerId}/items?key=${directory}`, {
-      method: 'POST',
-      token,
-      body: form,
-    });
-    expect({ key, status: res.status }).toEqual({ key, status: 201 });
+    const { response } = await postItem(as(token), { providerId, key, body: bytes });
+    expect({ key, status: response.status }).toEqual({ key, status: 201 });
     return bytes.length;
   };
 
+  /** A raw request, for the malformed ones and the error-shape checks (errorBody). */
   const call = (method: string, path: string, token: string | undefined, body?: unknown) =>
     stack.request(path, {
       method,
@@ -98,15 +77,15 @@ describe('Files API', () => {
     });
 
   const create = async (key: string, token = alice): Promise<IndexedFile> => {
-    const res = await call('POST', '/api/core/files', token, { providerId, key });
-    expect({ key, status: res.status }).toEqual({ key, status: 201 });
-    return (await res.json()) as IndexedFile;
+    const { data, response } = await as(token).POST('/api/core/files', { body: { providerId, key } });
+    expect({ key, status: response.status }).toEqual({ key, status: 201 });
+    return data as IndexedFile; // with key and lastMergeJob (see IndexedFile)
   };
 
-  const list = async (query: string, token = alice): Promise<Page<IndexedFile>> => {
-    const res = await call('GET', `/api/core/files?${query}`, token);
-    expect(res.status).toBe(200);
-    return (await res.json()) as Page<IndexedFile>;
+  const list = async (query: FilesQuery, token = alice) => {
+    const { data, response } = await as(token).GET('/api/core/files', { params: { query } });
+    expect(response.status).toBe(200);
+    return { ...data!, data: data!.data as IndexedFile[] }; // with key and lastMergeJob (see IndexedFile)
   };
 
   beforeAll(async () => {
@@ -114,7 +93,7 @@ describe('Files API', () => {
     alice = await stack.token('acme', 'alice@acme.test');
     bob = await stack.token('acme', 'bob@acme.test');
     eve = await stack.token('globex', 'eve@globex.test');
-    const providers = (await (await call('GET', '/api/core/providers', alice)).json()) as Page<{ id: { id: string } }>;
+    const providers = await ok(as(alice).GET('/api/core/providers'));
     providerId = providers.data[0].id.id;
   });
   afterAll(async () => {
@@ -164,7 +143,7 @@ describe('Files API', () => {
       await putItem('race/table.csv', { corpus: 'csv/docling_csv-comma.csv' });
       const results = await Promise.all(Array.from({ length: 8 }, () => create('race/table.csv')));
       expect(new Set(results.map((f) => f.id.id)).size).toBe(1);
-      const page = await list(`providerId=${providerId}&page=0&pageSize=100`);
+      const page = await list({ providerId, page: 0, pageSize: 100 });
       expect(page.data.filter((f) => f.key === 'race/table.csv')).toHaveLength(1);
     });
 
@@ -221,9 +200,9 @@ describe('Files API', () => {
     });
 
     it('shows a file to every user of its namespace', async () => {
-      const res = await call('GET', `/api/core/files/${shared.id.id}`, bob);
-      expect(res.status).toBe(200);
-      expect(await res.json()).toEqual(shared);
+      const { data, response } = await as(bob).GET('/api/core/files/{id}', idPath(shared.id.id));
+      expect(response.status).toBe(200);
+      expect(data).toEqual(shared);
     });
 
     it('answers 404 for unknown ids and for files of another namespace, on every operation', async () => {
@@ -242,17 +221,17 @@ describe('Files API', () => {
         const body = await errorBody(await call(method, path, eve), 404, 'NOT_FOUND');
         expect(body.message).toBe(`IndexedFile ${id} was not found`);
       }
-      expect((await call('GET', `/api/core/files/${id}`, alice)).status).toBe(200);
+      expect(await statusOf(as(alice).GET('/api/core/files/{id}', idPath(id)))).toBe(200);
     });
 
     it('lists nothing of another namespace, and a new file there is its own', async () => {
-      expect((await list(`providerId=${providerId}&page=0&pageSize=100`, eve)).totalElements).toBe(0);
+      expect((await list({ providerId, page: 0, pageSize: 100 }, eve)).totalElements).toBe(0);
       // Each namespace has its own part of the default provider: eve's item is her own upload.
       await putItem('shared/report.docx', { corpus: 'docx/docling_word_sample.docx' }, eve);
       const theirs = await create('shared/report.docx', eve);
       expect(theirs.id.id).not.toBe(shared.id.id);
       expect(theirs.ownerEmail).toBe('eve@globex.test');
-      expect((await list(`providerId=${providerId}&page=0&pageSize=100`, eve)).data.map((f) => f.id.id)).toEqual([theirs.id.id]);
+      expect((await list({ providerId, page: 0, pageSize: 100 }, eve)).data.map((f) => f.id.id)).toEqual([theirs.id.id]);
     });
   });
 
@@ -269,25 +248,41 @@ describe('Files API', () => {
       for (const k of keys) await create(k, ns);
     });
 
-    const names = async (query: string) => (await list(`providerId=${providerId}&page=0&pageSize=10&${query}`, ns)).data.map((f) => f.name);
+    const names = async (sort: Pick<FilesQuery, 'sortProperty' | 'sortOrder'>) =>
+      (await list({ providerId, page: 0, pageSize: 10, ...sort }, ns)).data.map((f) => f.name);
 
     it('sorts by name, path, createdTime and size, ASC or DESC in either case', async () => {
-      expect(await names('sortProperty=name&sortOrder=ASC')).toEqual(['A-large.json', 'b-medium.txt', 'c-small.xml', 'd-tiny.html']);
-      expect(await names('sortProperty=name&sortOrder=desc')).toEqual(['d-tiny.html', 'c-small.xml', 'b-medium.txt', 'A-large.json']);
-      expect(await names('sortProperty=path')).toEqual(['d-tiny.html', 'A-large.json', 'b-medium.txt', 'c-small.xml']);
-      expect(await names('sortProperty=size&sortOrder=DESC')).toEqual(['A-large.json', 'b-medium.txt', 'c-small.xml', 'd-tiny.html']);
-      expect(new Set(await names('sortProperty=createdTime'))).toEqual(new Set(keys.map((k) => k.split('/')[1])));
+      expect(await names({ sortProperty: 'name', sortOrder: 'ASC' })).toEqual([
+        'A-large.json',
+        'b-medium.txt',
+        'c-small.xml',
+        'd-tiny.html',
+      ]);
+      expect(await names({ sortProperty: 'name', sortOrder: 'desc' })).toEqual([
+        'd-tiny.html',
+        'c-small.xml',
+        'b-medium.txt',
+        'A-large.json',
+      ]);
+      expect(await names({ sortProperty: 'path' })).toEqual(['d-tiny.html', 'A-large.json', 'b-medium.txt', 'c-small.xml']);
+      expect(await names({ sortProperty: 'size', sortOrder: 'DESC' })).toEqual([
+        'A-large.json',
+        'b-medium.txt',
+        'c-small.xml',
+        'd-tiny.html',
+      ]);
+      expect(new Set(await names({ sortProperty: 'createdTime' }))).toEqual(new Set(keys.map((k) => k.split('/')[1])));
     });
 
     it('pages with totals and hasNext', async () => {
-      const p0 = await list(`providerId=${providerId}&page=0&pageSize=3&sortProperty=name`, ns);
+      const p0 = await list({ providerId, page: 0, pageSize: 3, sortProperty: 'name' }, ns);
       expect(p0).toMatchObject({ totalElements: 4, totalPages: 2, hasNext: true });
       expect(p0.data).toHaveLength(3);
-      const p1 = await list(`providerId=${providerId}&page=1&pageSize=3&sortProperty=name`, ns);
+      const p1 = await list({ providerId, page: 1, pageSize: 3, sortProperty: 'name' }, ns);
       expect(p1).toMatchObject({ totalElements: 4, totalPages: 2, hasNext: false });
       expect(p1.data.map((f) => f.name)).toEqual(['d-tiny.html']);
       // Past the last page: no rows, and still the total.
-      expect(await list(`providerId=${providerId}&page=5&pageSize=3`, ns)).toMatchObject({ data: [], totalElements: 4, hasNext: false });
+      expect(await list({ providerId, page: 5, pageSize: 3 }, ns)).toMatchObject({ data: [], totalElements: 4, hasNext: false });
     });
 
     it('requires providerId, page and pageSize and checks the sort parameters', async () => {
@@ -316,27 +311,39 @@ describe('Files API', () => {
   });
 
   describe('reindex, ontologies, document, delete', () => {
-    let file: IndexedFile;
+    let life: IndexedFile;
 
     beforeAll(async () => {
       await putItem('life/cycle.pdf', { corpus: 'pdf/docling_2305.03393v1-pg9.pdf' });
-      file = await create('life/cycle.pdf');
+      life = await create('life/cycle.pdf');
     });
 
     it('accepts reindex (with and without reparse) and recompute with 202 and no body; the file is PENDING', async () => {
-      for (const path of [
-        `/api/core/files/${file.id.id}/reindex`,
-        `/api/core/files/${file.id.id}/reindex?reparse=true`,
-        `/api/core/files/${file.id.id}/recompute-ontologies`,
-      ]) {
-        const res = await call('POST', path, alice);
-        expect({ path, status: res.status }).toEqual({ path, status: 202 });
-        expect(await res.text()).toBe('');
+      // parseAs stream: the body is left unread, to check that there is none.
+      const requests: Array<[string, () => Promise<{ response: Response }>]> = [
+        ['reindex', () => as(alice).POST('/api/core/files/{id}/reindex', { ...idPath(life.id.id), parseAs: 'stream' })],
+        [
+          'reindex?reparse=true',
+          () =>
+            as(alice).POST('/api/core/files/{id}/reindex', {
+              params: { path: { id: life.id.id }, query: { reparse: true } },
+              parseAs: 'stream',
+            }),
+        ],
+        [
+          'recompute-ontologies',
+          () => as(alice).POST('/api/core/files/{id}/recompute-ontologies', { ...idPath(life.id.id), parseAs: 'stream' }),
+        ],
+      ];
+      for (const [path, send] of requests) {
+        const { response } = await send();
+        expect({ path, status: response.status }).toEqual({ path, status: 202 });
+        expect(await response.text()).toBe('');
       }
-      const again = (await (await call('GET', `/api/core/files/${file.id.id}`, bob)).json()) as IndexedFile;
+      const again = await ok(as(bob).GET('/api/core/files/{id}', idPath(life.id.id)));
       expect(again.lastIndexationInfos).toMatchObject({ status: 'PENDING', errorMessage: null });
       const bad = await errorBody(
-        await call('POST', `/api/core/files/${file.id.id}/reindex?reparse=maybe`, alice),
+        await call('POST', `/api/core/files/${life.id.id}/reindex?reparse=maybe`, alice),
         400,
         'VALIDATION_FAILED',
       );
@@ -344,31 +351,31 @@ describe('Files API', () => {
     });
 
     it('lists no ontologies before they are computed', async () => {
-      const res = await call('GET', `/api/core/files/${file.id.id}/ontologies`, alice);
-      expect(res.status).toBe(200);
-      expect(await res.json()).toEqual([]);
+      const { data, response } = await as(alice).GET('/api/core/files/{id}/ontologies', idPath(life.id.id));
+      expect(response.status).toBe(200);
+      expect(data).toEqual([]);
     });
 
     it('answers 409 for the document while the file is not indexed, 400 for an unknown format', async () => {
-      const body = await errorBody(await call('GET', `/api/core/files/${file.id.id}/document?format=markdown`, alice), 409, 'CONFLICT');
+      const body = await errorBody(await call('GET', `/api/core/files/${life.id.id}/document?format=markdown`, alice), 409, 'CONFLICT');
       expect(body.message).toContain('not indexed yet');
-      const bad = await errorBody(await call('GET', `/api/core/files/${file.id.id}/document?format=docx`, alice), 400, 'VALIDATION_FAILED');
+      const bad = await errorBody(await call('GET', `/api/core/files/${life.id.id}/document?format=docx`, alice), 400, 'VALIDATION_FAILED');
       expect(bad.details).toEqual([{ field: 'format', problem: 'must be one of json, markdown, text' }]);
       await errorBody(await call('GET', '/api/core/files/3f0e7a43-6c8e-4a4e-9d1e-9f4b0d2f7c11/document', alice), 404, 'NOT_FOUND');
     });
 
     it('deletes the IndexedFile with 204, keeps the provider item, and can create it anew', async () => {
-      const res = await call('DELETE', `/api/core/files/${file.id.id}`, bob);
-      expect(res.status).toBe(204);
-      expect(await res.text()).toBe('');
-      await errorBody(await call('GET', `/api/core/files/${file.id.id}`, alice), 404, 'NOT_FOUND');
-      await errorBody(await call('DELETE', `/api/core/files/${file.id.id}`, alice), 404, 'NOT_FOUND');
-      const items = (await (await call('GET', `/api/core/providers/${providerId}/items?key=life/`, alice)).json()) as {
-        items: Array<{ key: string }>;
-      };
+      const { response } = await as(bob).DELETE('/api/core/files/{id}', idPath(life.id.id));
+      expect(response.status).toBe(204);
+      expect(await response.text()).toBe('');
+      await errorBody(await call('GET', `/api/core/files/${life.id.id}`, alice), 404, 'NOT_FOUND');
+      await errorBody(await call('DELETE', `/api/core/files/${life.id.id}`, alice), 404, 'NOT_FOUND');
+      const items = await ok(
+        as(alice).GET('/api/core/providers/{providerId}/items', { params: { path: { providerId }, query: { key: 'life/' } } }),
+      );
       expect(items.items.map((i) => i.key)).toEqual(['life/cycle.pdf']);
       const anew = await create('life/cycle.pdf');
-      expect(anew.id.id).not.toBe(file.id.id);
+      expect(anew.id.id).not.toBe(life.id.id);
     });
   });
 

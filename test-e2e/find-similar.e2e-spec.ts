@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Ontology } from '@docintel/api-client';
 import { REPO_ROOT, TestStack } from '@docintel/testing';
-import { errorBody, json } from './support/http';
-import { eventually, Indexer, type IndexedFile } from './support/indexing';
+import { jobEnded, ok } from './support/client';
+import { errorBody } from './support/http';
+import { Indexer, type IndexedFile } from './support/indexing';
 import type { OpenApiDocument } from './support/openapi-compat';
 
 /**
@@ -11,35 +13,6 @@ import type { OpenApiDocument } from './support/openapi-compat';
  * journal articles whose own DOIs the ontologies find, an arXiv paper page and a football
  * article), and jobs name them by file id, DOI and arXiv id.
  */
-
-interface FileMatch {
-  fileId: string;
-  providerId: string;
-  path: string;
-  name: string;
-  checksum: string | null;
-  ontologies: Array<{ name: string; metas?: Record<string, { metaValue: unknown }> }>;
-  score: number;
-  isSource: boolean;
-}
-interface SourceMatches {
-  source: { doi?: string; id?: string; openAccessId?: string };
-  files: FileMatch[];
-  metadataOnly: unknown[];
-  match: string;
-  remoteSearch: string;
-}
-interface Job {
-  jobId: string;
-  status: string;
-  createdTime: number;
-  modifiedTime: number;
-  executionTimeMs?: number;
-  errorMessage?: string;
-  sources: { sourceIdentifiers: unknown[] };
-  result: SourceMatches[];
-  statistics: Record<string, unknown>;
-}
 
 const ELIFE_DOI = '10.7554/elife.56337';
 const PLOS_DOI = '10.1371/journal.pntd.0008301';
@@ -73,13 +46,7 @@ describe('find-similar jobs', () => {
     await stack?.stop();
   });
 
-  const finished = (jobId: string, who = alice) =>
-    eventually(
-      `find-similar job ${jobId}`,
-      async () => json<Job>(await who.call('GET', `/api/core/find-similar/jobs/${jobId}`)),
-      (j) => ['COMPLETED', 'FAILED', 'ABORTED'].includes(j.status),
-      120_000,
-    );
+  const finished = (jobId: string, who = alice) => jobEnded(who.api, 'find-similar', jobId);
 
   it("finds each source among the caller's files, puts it first, ranks the others, and leaves an unknown DOI unmatched with the remote search off", async () => {
     const sources = [
@@ -87,7 +54,7 @@ describe('find-similar jobs', () => {
       { doi: `https://doi.org/${PLOS_DOI.toUpperCase()}` },
       { doi: '10.9999/not.in.this.namespace' },
     ];
-    const created = await json<Job>(await alice.call('POST', '/api/core/find-similar/jobs', { sourceIdentifiers: sources }));
+    const created = await ok(alice.api.POST('/api/core/find-similar/jobs', { body: { sourceIdentifiers: sources } }));
     expect(['PENDING', 'RUNNING']).toContain(created.status);
     expect(created.sources).toEqual({ sourceIdentifiers: sources });
     expect(created.statistics).toMatchObject({ remoteSearchStatus: expect.any(String) });
@@ -108,7 +75,8 @@ describe('find-similar jobs', () => {
       score: 1,
     });
     expect(byId.files[0].checksum).toBe(files.elife.checksum);
-    const metadata = byId.files[0].ontologies.find((o) => o.name === 'Document metadata');
+    // The document types a match's ontologies as free-form objects: they are the file's ontologies (OntologyDto).
+    const metadata = (byId.files[0].ontologies as Ontology[]).find((o) => o.name === 'Document metadata');
     expect(metadata?.metas?.doi?.metaValue).toBe(ELIFE_DOI);
     const others = byId.files.slice(1);
     expect(others.map((f) => f.fileId)).not.toContain(files.elife.id.id);
@@ -140,11 +108,11 @@ describe('find-similar jobs', () => {
 
   it('finds an arXiv paper by its open-access id, and never a file of another namespace', async () => {
     const carolsFile = (
-      await json<{ data: IndexedFile[] }>(await carol.call('GET', `/api/core/files?providerId=${carol.providerId}&page=0&pageSize=10`))
+      await ok(carol.api.GET('/api/core/files', { params: { query: { providerId: carol.providerId, page: 0, pageSize: 10 } } }))
     ).data[0];
-    const created = await json<Job>(
-      await alice.call('POST', '/api/core/find-similar/jobs', {
-        sourceIdentifiers: [{ openAccessId: 'arXiv:2305.03393v1' }, { id: carolsFile.id.id }],
+    const created = await ok(
+      alice.api.POST('/api/core/find-similar/jobs', {
+        body: { sourceIdentifiers: [{ openAccessId: 'arXiv:2305.03393v1' }, { id: carolsFile.id.id }] },
       }),
     );
     const job = await finished(created.jobId);
@@ -169,10 +137,10 @@ describe('find-similar jobs', () => {
   });
 
   it("lists the caller's jobs only, and another user's or namespace's job is 404", async () => {
-    const created = await json<Job>(await alice.call('POST', '/api/core/find-similar/jobs', { sourceIdentifiers: [{ doi: ELIFE_DOI }] }));
+    const created = await ok(alice.api.POST('/api/core/find-similar/jobs', { body: { sourceIdentifiers: [{ doi: ELIFE_DOI }] } }));
     await finished(created.jobId);
-    const page = await json<{ data: Job[]; totalElements: number; totalPages: number; hasNext: boolean }>(
-      await alice.call('GET', '/api/core/find-similar/jobs?page=0&pageSize=100&sortOrder=desc'),
+    const page = await ok(
+      alice.api.GET('/api/core/find-similar/jobs', { params: { query: { page: 0, pageSize: 100, sortOrder: 'desc' } } }),
     );
     expect(page.data[0]).toMatchObject({
       jobId: created.jobId,
@@ -181,9 +149,7 @@ describe('find-similar jobs', () => {
       statistics: expect.objectContaining({ sourcesQueried: 1 }),
     });
     expect(page.totalElements).toBeGreaterThanOrEqual(3);
-    expect(
-      (await json<{ totalElements: number }>(await bob.call('GET', '/api/core/find-similar/jobs?page=0&pageSize=10'))).totalElements,
-    ).toBe(0);
+    expect((await ok(bob.api.GET('/api/core/find-similar/jobs', { params: { query: { page: 0, pageSize: 10 } } }))).totalElements).toBe(0);
     await errorBody(await bob.call('GET', `/api/core/find-similar/jobs/${created.jobId}`), 404, 'NOT_FOUND');
     await errorBody(await carol.call('GET', `/api/core/find-similar/jobs/${created.jobId}`), 404, 'NOT_FOUND');
     expect((await errorBody(await alice.call('GET', '/api/core/find-similar/jobs/nope'), 400, 'VALIDATION_FAILED')).details).toEqual([

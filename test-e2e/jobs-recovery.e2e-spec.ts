@@ -1,4 +1,5 @@
 import { openAiReply, startOpenAiServer, TestStack, type RunningApp, type TestOpenAiServer } from '@docintel/testing';
+import { answerType, jobEnded, ok } from './support/client';
 import { eventually, Indexer } from './support/indexing';
 
 /**
@@ -9,15 +10,6 @@ import { eventually, Indexer } from './support/indexing';
  * heartbeat, no ack, and the sweeper and the queue hand the unit to the survivor). The survivor's
  * request is answered and the job ends SUCCESS with the answer and its citation.
  */
-
-interface Job {
-  jobId: string;
-  status: string;
-  errorMessage?: string;
-}
-interface Annotation {
-  data: { content: string; positions: Array<{ type: string; line_number?: number }> };
-}
 
 const CONTRACT = ['SERVICE AGREEMENT', '', 'The termination notice period is 90 days.', 'The fee is paid monthly.', ''].join('\n');
 
@@ -96,12 +88,16 @@ describe('a job survives the replica that answers it', () => {
         return answerFromPassages(typeof user === 'string' ? user : '');
       };
 
-      const res = await alice.call('POST', '/api/core/qa/jobs', {
-        files: { fileIds: [fileId] },
-        questions: [{ id: 'notice', question: 'How many days is the termination notice period?', answerType: { dataType: 'INT' } }],
+      const res = await alice.api.POST('/api/core/qa/jobs', {
+        body: {
+          files: { fileIds: [fileId] },
+          questions: [
+            { id: 'notice', question: 'How many days is the termination notice period?', answerType: answerType({ dataType: 'INT' }) },
+          ],
+        },
       });
-      expect(res.status).toBe(200);
-      const created = (await res.json()) as Job;
+      expect(res.response.status).toBe(200);
+      const created = res.data!;
 
       await eventually(
         'a replica to ask the model',
@@ -115,22 +111,16 @@ describe('a job survives the replica that answers it', () => {
       replicas.splice(replicas.indexOf(holder), 1);
       const survivor = replicas[0];
 
-      const job = await eventually(
-        `job ${created.jobId} to end`,
-        async () => (await (await alice.call('GET', `/api/core/qa/jobs/${created.jobId}`)).json()) as Job,
-        (j) => ['SUCCESS', 'FAILED', 'ABORTED'].includes(j.status),
-        60_000,
-      );
+      const job = await jobEnded(alice.api, 'qa', created.jobId, 60_000);
       expect(job).toMatchObject({ status: 'SUCCESS' });
       // The survivor asked the model after the holder went away.
       expect(llm.requests.map((r) => r.body?.model)).toEqual([holder.model, survivor.model]);
 
-      const { results } = (await (await alice.call('GET', `/api/core/qa/jobs/${created.jobId}/results`)).json()) as {
-        results: Array<{ found: boolean; answer: Record<string, unknown>; referenceIds: unknown[] }>;
-      };
+      const jobPath = { params: { path: { jobId: created.jobId } } };
+      const { results } = await ok(alice.api.GET('/api/core/qa/jobs/{jobId}/results', jobPath));
       expect(results).toHaveLength(1);
       expect(results[0]).toMatchObject({ found: true, answer: { longValue: 90 } });
-      const annotations = (await (await alice.call('GET', `/api/core/qa/jobs/${created.jobId}/annotations`)).json()) as Annotation[];
+      const annotations = await ok(alice.api.GET('/api/core/qa/jobs/{jobId}/annotations', jobPath));
       expect(annotations).toHaveLength(1);
       expect(annotations[0].data.positions[0]).toMatchObject({ type: 'LINE', line_number: 3 });
 

@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as XLSX from 'xlsx';
+import type { Annotation, ApiResult, DocumentNode, Schemas } from '@docintel/api-client';
 import { REPO_ROOT, TestStack } from '@docintel/testing';
-import { errorBody, json } from './support/http';
-import { eventually, Indexer, type IndexedFile } from './support/indexing';
+import { answerType, jobEnded, ok, statusOf } from './support/client';
+import { errorBody } from './support/http';
+import { Indexer, type IndexedFile } from './support/indexing';
 import { compareWithReference, type OpenApiDocument } from './support/openapi-compat';
 
 /**
@@ -13,52 +15,10 @@ import { compareWithReference, type OpenApiDocument } from './support/openapi-co
  * document (the text at a LINE position, the cell at a CELL position, the node at a BBOX).
  */
 
-interface Job {
-  jobId: string;
-  status: string;
-  taskType: string;
-  errorMessage?: string;
-  progress?: { total: number; done: number; failed: number };
-}
-interface Reference {
-  id: string;
-  entityType: string;
-}
-interface QaResult {
-  questionId: string;
-  question: string;
-  rawValue: string;
-  found: boolean;
-  confidence: number;
-  explanation: string;
-  answer?: Record<string, unknown>;
-  referenceIds: Reference[];
-}
-interface MetaResult {
-  meta: string;
-  fileId: string;
-  found: boolean;
-  rawValue: string | null;
-  answer: Record<string, unknown>;
-  referenceIds: Reference[];
-}
-type Position =
-  | { type: 'LINE'; line_number: number; column_index_start: number; column_index_stop: number }
-  | { type: 'CELL'; sheet_name: string; row: number; col: number }
-  | { type: 'BBOX'; page_number: number; bbox: { x0: number; y0: number; x1: number; y1: number } };
-interface Annotation {
-  id: Reference;
-  type: string;
-  status: string;
-  space: Reference;
-  data: { type: string; content: string; documentId: string; documentName: string; positions: Position[] };
-}
-interface TreeNode {
-  type: string;
-  text: string;
-  positions: Position[];
-  children: TreeNode[];
-}
+type MetaResult = Schemas['MetaResultDto'];
+/** A position in a document: the document types a node's positions, not an annotation's (free-form objects there). */
+type Position = DocumentNode['positions'][number];
+const positionsOf = (a: Annotation): Position[] => a.data.positions as Position[];
 
 const CONTRACT = [
   'SERVICE AGREEMENT',
@@ -88,7 +48,7 @@ describe('QA and extraction jobs (built-in engine)', () => {
   let alice: Indexer;
   let bob: Indexer;
   const files: Record<'contract' | 'inventory' | 'paper', IndexedFile> = {} as never;
-  const treeCache = new Map<string, TreeNode>();
+  const treeCache = new Map<string, DocumentNode>();
 
   beforeAll(async () => {
     stack = await TestStack.start({ label: 'jobs' });
@@ -107,29 +67,23 @@ describe('QA and extraction jobs (built-in engine)', () => {
     await stack?.stop();
   });
 
-  async function finished(kind: 'qa' | 'extraction', jobId: string, who = alice): Promise<Job> {
-    return eventually(
-      `job ${jobId}`,
-      async () => json<Job>(await who.call('GET', `/api/core/${kind}/jobs/${jobId}`)),
-      (j) => ['SUCCESS', 'FAILED', 'ABORTED'].includes(j.status),
-      120_000,
-    );
-  }
+  const finished = (kind: 'qa' | 'extraction', jobId: string, who = alice) => jobEnded(who.api, kind, jobId);
+  const job = (jobId: string) => ({ params: { path: { jobId } } });
 
-  async function tree(fileId: string): Promise<TreeNode> {
-    if (!treeCache.has(fileId)) treeCache.set(fileId, await json<TreeNode>(await alice.document(fileId)));
-    return treeCache.get(fileId) as TreeNode;
+  async function tree(fileId: string): Promise<DocumentNode> {
+    if (!treeCache.has(fileId)) treeCache.set(fileId, await alice.tree(fileId));
+    return treeCache.get(fileId) as DocumentNode;
   }
 
   /** The text a user finds at an annotation's position in the original document. */
   async function textAt(a: Annotation): Promise<string> {
-    const p = a.data.positions[0];
+    const p = positionsOf(a)[0];
     if (p.type === 'LINE') {
       const source = a.data.documentId === files.contract.id.id ? CONTRACT : '';
       return source.split('\n')[p.line_number - 1].slice(p.column_index_start, p.column_index_stop);
     }
-    const nodes: TreeNode[] = [];
-    const walk = (n: TreeNode) => {
+    const nodes: DocumentNode[] = [];
+    const walk = (n: DocumentNode) => {
       if (n.positions.some((q) => JSON.stringify(q) === JSON.stringify(p))) nodes.push(n);
       n.children.forEach(walk);
     };
@@ -138,28 +92,39 @@ describe('QA and extraction jobs (built-in engine)', () => {
   }
 
   it('answers questions of each answer type with typed values, and every citation points at the answer in its document', async () => {
-    const res = await alice.call('POST', '/api/core/qa/jobs', {
-      files: { fileIds: [files.contract.id.id, files.inventory.id.id, files.paper.id.id] },
-      questions: [
-        { id: 'signed', question: 'When was the agreement signed?', answerType: { dataType: 'DATE', dateFormat: 'EUR' } },
-        { id: 'notice', question: 'How many days is the termination notice period?', answerType: { dataType: 'INT' } },
-        { id: 'fee', question: 'What is the total fee?', answerType: { dataType: 'FLOAT', decimalPrecision: 'TWO_DECIMALS' } },
-        { id: 'noncompete', question: 'Does the contract include a non-compete clause?', answerType: { dataType: 'BOOL' } },
-        {
-          id: 'supplier',
-          question: 'Who is the supplier?',
-          answerType: { dataType: 'ENUM', enumValues: ['Initech', 'Globex Corporation', 'Umbrella Corp'] },
+    const created = await ok(
+      alice.api.POST('/api/core/qa/jobs', {
+        body: {
+          files: { fileIds: [files.contract.id.id, files.inventory.id.id, files.paper.id.id] },
+          questions: [
+            { id: 'signed', question: 'When was the agreement signed?', answerType: answerType({ dataType: 'DATE', dateFormat: 'EUR' }) },
+            { id: 'notice', question: 'How many days is the termination notice period?', answerType: answerType({ dataType: 'INT' }) },
+            {
+              id: 'fee',
+              question: 'What is the total fee?',
+              answerType: answerType({ dataType: 'FLOAT', decimalPrecision: 'TWO_DECIMALS' }),
+            },
+            { id: 'noncompete', question: 'Does the contract include a non-compete clause?', answerType: answerType({ dataType: 'BOOL' }) },
+            {
+              id: 'supplier',
+              question: 'Who is the supplier?',
+              answerType: answerType({ dataType: 'ENUM', enumValues: ['Initech', 'Globex Corporation', 'Umbrella Corp'] }),
+            },
+            { id: 'gadget', question: 'What is the unit price of the Gadget?', answerType: answerType({ dataType: 'FLOAT' }) },
+            {
+              id: 'cpu',
+              question: 'At what clock speed in GHz does the AMD EPYC 7763 CPU run?',
+              answerType: answerType({ dataType: 'FLOAT' }),
+            },
+          ],
         },
-        { id: 'gadget', question: 'What is the unit price of the Gadget?', answerType: { dataType: 'FLOAT' } },
-        { id: 'cpu', question: 'At what clock speed in GHz does the AMD EPYC 7763 CPU run?', answerType: { dataType: 'FLOAT' } },
-      ],
-    });
-    const created = await json<Job>(res);
+      }),
+    );
     expect(created).toMatchObject({ status: 'PENDING', taskType: 'QA', progress: { total: 7 } });
-    const job = await finished('qa', created.jobId);
-    expect(job).toMatchObject({ status: 'SUCCESS', progress: { total: 7, done: 7, failed: 0 } });
+    const done = await finished('qa', created.jobId);
+    expect(done).toMatchObject({ status: 'SUCCESS', progress: { total: 7, done: 7, failed: 0 } });
 
-    const { results } = await json<{ results: QaResult[] }>(await alice.call('GET', `/api/core/qa/jobs/${created.jobId}/results`));
+    const { results } = await ok(alice.api.GET('/api/core/qa/jobs/{jobId}/results', job(created.jobId)));
     const by = Object.fromEntries(results.map((r) => [r.questionId, r]));
     expect(by.signed).toMatchObject({ found: true, answer: { dateValue: expect.stringMatching(/^2023-03-14/) }, rawValue: '14/03/2023' });
     expect(by.notice).toMatchObject({ found: true, answer: { longValue: 90 } });
@@ -169,7 +134,7 @@ describe('QA and extraction jobs (built-in engine)', () => {
     expect(by.gadget).toMatchObject({ found: true, answer: { doubleValue: 12.5 } });
     expect(by.cpu).toMatchObject({ found: true, answer: { doubleValue: 2.45 } });
 
-    const annotations = await json<Annotation[]>(await alice.call('GET', `/api/core/qa/jobs/${created.jobId}/annotations`));
+    const annotations = await ok(alice.api.GET('/api/core/qa/jobs/{jobId}/annotations', job(created.jobId)));
     const byId = new Map(annotations.map((a) => [a.id.id, a]));
     const expectedText: Record<string, RegExp> = {
       signed: /14 March 2023/,
@@ -180,19 +145,30 @@ describe('QA and extraction jobs (built-in engine)', () => {
       gadget: /12\.5/,
       cpu: /2\.45/,
     };
-    const kinds: Record<string, string> = { signed: 'LINE', notice: 'LINE', fee: 'LINE', noncompete: 'LINE', supplier: 'LINE', gadget: 'CELL', cpu: 'BBOX' };
+    const kinds: Record<string, string> = {
+      signed: 'LINE',
+      notice: 'LINE',
+      fee: 'LINE',
+      noncompete: 'LINE',
+      supplier: 'LINE',
+      gadget: 'CELL',
+      cpu: 'BBOX',
+    };
     for (const r of results) {
       expect({ q: r.questionId, refs: r.referenceIds.length }).toEqual({ q: r.questionId, refs: expect.any(Number) });
       expect(r.referenceIds.length).toBeGreaterThan(0);
       const cited = r.referenceIds.map((ref) => byId.get(ref.id) as Annotation);
       for (const a of cited) {
         expect(a).toMatchObject({ type: 'DOCUMENT_STATEMENT', status: 'VALID', space: { id: created.jobId, entityType: 'JOB' } });
-        expect(a.data.positions[0].type).toBe(kinds[r.questionId]);
+        expect(positionsOf(a)[0].type).toBe(kinds[r.questionId]);
       }
       const texts = await Promise.all(cited.map(textAt));
-      expect({ q: r.questionId, texts }).toEqual({ q: r.questionId, texts: expect.arrayContaining([expect.stringMatching(expectedText[r.questionId])]) });
+      expect({ q: r.questionId, texts }).toEqual({
+        q: r.questionId,
+        texts: expect.arrayContaining([expect.stringMatching(expectedText[r.questionId])]),
+      });
       if (kinds[r.questionId] === 'BBOX') {
-        const p = cited[0].data.positions[0] as Extract<Position, { type: 'BBOX' }>;
+        const p = positionsOf(cited[0])[0] as Extract<Position, { type: 'BBOX' }>;
         expect(p.page_number).toBe(1);
         expect(p.bbox.x1).toBeGreaterThan(p.bbox.x0);
       }
@@ -200,37 +176,47 @@ describe('QA and extraction jobs (built-in engine)', () => {
   }, 240_000);
 
   it('says "not found" with a low confidence instead of guessing', async () => {
-    const created = await json<Job>(
-      await alice.call('POST', '/api/core/qa/jobs', {
-        files: { fileIds: [files.contract.id.id] },
-        questions: [{ question: 'What is the boiling point of liquid nitrogen in Kelvin?', answerType: { dataType: 'FLOAT' } }],
+    const created = await ok(
+      alice.api.POST('/api/core/qa/jobs', {
+        body: {
+          files: { fileIds: [files.contract.id.id] },
+          questions: [
+            { question: 'What is the boiling point of liquid nitrogen in Kelvin?', answerType: answerType({ dataType: 'FLOAT' }) },
+          ],
+        },
       }),
     );
     await finished('qa', created.jobId);
-    const { results } = await json<{ results: QaResult[] }>(await alice.call('GET', `/api/core/qa/jobs/${created.jobId}/results`));
+    const { results } = await ok(alice.api.GET('/api/core/qa/jobs/{jobId}/results', job(created.jobId)));
     expect(results[0]).toMatchObject({ found: false, rawValue: '', referenceIds: [] });
     expect(results[0].confidence).toBeLessThan(0.5);
     expect(results[0].explanation.length).toBeGreaterThan(10);
   }, 120_000);
 
   it('extracts typed metas from each file, using the document metadata where it answers', async () => {
-    const created = await json<Job>(
-      await alice.call('POST', '/api/core/extraction/jobs', {
-        files: { fileIds: [files.contract.id.id, files.paper.id.id] },
-        metas: [
-          { meta: 'notice period', description: 'How many days is the termination notice period?', answerType: { dataType: 'INT' } },
-          { meta: 'language', answerType: { dataType: 'STRING' } },
-        ],
+    const created = await ok(
+      alice.api.POST('/api/core/extraction/jobs', {
+        body: {
+          files: { fileIds: [files.contract.id.id, files.paper.id.id] },
+          metas: [
+            {
+              meta: 'notice period',
+              description: 'How many days is the termination notice period?',
+              answerType: answerType({ dataType: 'INT' }),
+            },
+            { meta: 'language', answerType: answerType({ dataType: 'STRING' }) },
+          ],
+        },
       }),
     );
     expect(created.taskType).toBe('EXTRACTION');
     expect(await finished('extraction', created.jobId)).toMatchObject({ status: 'SUCCESS', progress: { total: 2, done: 2 } });
-    const { results } = await json<{ results: MetaResult[] }>(await alice.call('GET', `/api/core/extraction/jobs/${created.jobId}/results`));
+    const { results } = await ok(alice.api.GET('/api/core/extraction/jobs/{jobId}/results', job(created.jobId)));
     expect(results).toHaveLength(4);
     const contract = results.filter((r) => r.fileId === files.contract.id.id);
     expect(contract.find((r) => r.meta === 'notice period')).toMatchObject({ found: true, answer: { longValue: 90 } });
     expect(results.filter((r) => r.meta === 'language').every((r) => r.answer.strValue === 'en')).toBe(true);
-    const annotations = await json<Annotation[]>(await alice.call('GET', `/api/core/extraction/jobs/${created.jobId}/annotations`));
+    const annotations = await ok(alice.api.GET('/api/core/extraction/jobs/{jobId}/annotations', job(created.jobId)));
     const notice = contract.find((r) => r.meta === 'notice period') as MetaResult;
     const cited = annotations.find((a) => a.id.id === notice.referenceIds[0]?.id) as Annotation;
     expect(await textAt(cited)).toMatch(/90 days/);
@@ -241,7 +227,10 @@ describe('QA and extraction jobs (built-in engine)', () => {
       [{ files: { fileIds: [files.contract.id.id] } }, 'questions'],
       [{ files: { fileIds: [files.contract.id.id] }, questions: [] }, 'questions'],
       [{ files: { fileIds: ['nope'] }, questions: [{ question: 'x' }] }, 'files.fileIds'],
-      [{ files: { fileIds: [files.contract.id.id] }, questions: [{ question: 'x', answerType: { dataType: 'COLOUR' } }] }, 'questions[0].answerType.dataType'],
+      [
+        { files: { fileIds: [files.contract.id.id] }, questions: [{ question: 'x', answerType: { dataType: 'COLOUR' } }] },
+        'questions[0].answerType.dataType',
+      ],
       [{ files: { fileIds: [files.contract.id.id] }, questions: [{ question: 'a\u0000b' }] }, 'questions[0].question'],
       [{ files: { fileIds: [files.contract.id.id] }, questions: [{ question: 'x'.repeat(4001) }] }, 'questions[0].question'],
       [{ files: {}, questions: [{ question: 'x' }] }, 'files'],
@@ -253,49 +242,73 @@ describe('QA and extraction jobs (built-in engine)', () => {
     }
     const missing = '00000000-0000-4000-8000-000000000000';
     const unknown = await alice.call('POST', '/api/core/extraction/jobs', { files: { fileIds: [missing] }, metas: [{ meta: 'title' }] });
-    expect((await errorBody(unknown, 400, 'VALIDATION_FAILED')).details).toEqual([{ field: 'files.fileIds[0]', problem: expect.stringContaining(missing) }]);
+    expect((await errorBody(unknown, 400, 'VALIDATION_FAILED')).details).toEqual([
+      { field: 'files.fileIds[0]', problem: expect.stringContaining(missing) },
+    ]);
 
     await alice.upload('later/pending.txt', { bytes: 'Not yet.\n' });
     // The namespace's rule keeps it from being parsed: it ends ABORTED, never indexed.
     expect([200, 201]).toContain(await alice.rule('corpus_parsing', { mime_types: ['application/pdf'] }));
     const unindexed = await alice.settled((await alice.create('later/pending.txt')).id.id);
     expect(unindexed.indexed).toBe(false);
-    const refused = await alice.call('POST', '/api/core/qa/jobs', { files: { fileIds: [unindexed.id.id] }, questions: [{ question: 'x' }] });
-    expect((await errorBody(refused, 400, 'VALIDATION_FAILED')).details[0]).toMatchObject({ field: 'files.fileIds[0]', problem: expect.stringContaining('is not indexed') });
-    const skipped = await alice.call('POST', '/api/core/qa/jobs', {
-      files: { fileIds: [unindexed.id.id, files.contract.id.id] },
-      questions: [{ question: 'How many days is the termination notice period?', answerType: { dataType: 'INT' } }],
-      config: { skip_unindexed_files: true },
+    const refused = await alice.call('POST', '/api/core/qa/jobs', {
+      files: { fileIds: [unindexed.id.id] },
+      questions: [{ question: 'x' }],
     });
-    const job = await json<Job>(skipped);
-    expect((await finished('qa', job.jobId)).status).toBe('SUCCESS');
+    expect((await errorBody(refused, 400, 'VALIDATION_FAILED')).details[0]).toMatchObject({
+      field: 'files.fileIds[0]',
+      problem: expect.stringContaining('is not indexed'),
+    });
+    const skipped = await ok(
+      alice.api.POST('/api/core/qa/jobs', {
+        body: {
+          files: { fileIds: [unindexed.id.id, files.contract.id.id] },
+          questions: [{ question: 'How many days is the termination notice period?', answerType: answerType({ dataType: 'INT' }) }],
+          config: { skip_unindexed_files: true },
+        },
+      }),
+    );
+    expect((await finished('qa', skipped.jobId)).status).toBe('SUCCESS');
     expect(await alice.rule('corpus_parsing', null)).toBe(204);
   }, 120_000);
 
   it("keeps jobs to their owner: another user's job is 404, malformed ids 400, and lists hold only the caller's jobs", async () => {
-    const created = await json<Job>(
-      await alice.call('POST', '/api/core/qa/jobs', { files: { fileIds: [files.contract.id.id] }, questions: [{ question: 'Who is the supplier?' }] }),
+    const created = await ok(
+      alice.api.POST('/api/core/qa/jobs', {
+        body: { files: { fileIds: [files.contract.id.id] }, questions: [{ question: 'Who is the supplier?' }] },
+      }),
     );
-    for (const path of ['', '/results', '/inputs', '/annotations']) {
-      expect((await bob.call('GET', `/api/core/qa/jobs/${created.jobId}${path}`)).status).toBe(404);
-      expect((await alice.call('GET', `/api/core/extraction/jobs/${created.jobId}${path}`)).status).toBe(404);
-    }
-    expect((await bob.call('POST', `/api/core/qa/jobs/${created.jobId}/cancel`)).status).toBe(404);
+    const id = job(created.jobId);
+    const elsewhere: Array<[string, () => Promise<ApiResult>]> = [
+      ['bob: qa job', () => bob.api.GET('/api/core/qa/jobs/{jobId}', id)],
+      ['alice: as an extraction job', () => alice.api.GET('/api/core/extraction/jobs/{jobId}', id)],
+      ['bob: qa results', () => bob.api.GET('/api/core/qa/jobs/{jobId}/results', id)],
+      ['alice: as extraction results', () => alice.api.GET('/api/core/extraction/jobs/{jobId}/results', id)],
+      ['bob: qa inputs', () => bob.api.GET('/api/core/qa/jobs/{jobId}/inputs', id)],
+      ['alice: as extraction inputs', () => alice.api.GET('/api/core/extraction/jobs/{jobId}/inputs', id)],
+      ['bob: qa annotations', () => bob.api.GET('/api/core/qa/jobs/{jobId}/annotations', id)],
+      ['alice: as extraction annotations', () => alice.api.GET('/api/core/extraction/jobs/{jobId}/annotations', id)],
+    ];
+    for (const [what, read] of elsewhere) expect({ what, status: await statusOf(read()) }).toEqual({ what, status: 404 });
+    expect(await statusOf(bob.api.POST('/api/core/qa/jobs/{jobId}/cancel', id))).toBe(404);
     const malformed = await alice.call('GET', '/api/core/qa/jobs/not-a-uuid');
     expect((await errorBody(malformed, 400, 'VALIDATION_FAILED')).details).toEqual([{ field: 'jobId', problem: 'must be a UUID' }]);
-    const page = await json<{ data: Job[]; totalElements: number }>(await alice.call('GET', '/api/core/qa/jobs?page=0&pageSize=100'));
+    const firstHundred = { params: { query: { page: 0, pageSize: 100 } } };
+    const page = await ok(alice.api.GET('/api/core/qa/jobs', firstHundred));
     expect(page.data.map((j) => j.jobId)).toContain(created.jobId);
-    expect((await json<{ totalElements: number }>(await bob.call('GET', '/api/core/qa/jobs?page=0&pageSize=100'))).totalElements).toBe(0);
+    expect((await ok(bob.api.GET('/api/core/qa/jobs', firstHundred))).totalElements).toBe(0);
     const noPaging = await alice.call('GET', '/api/core/qa/jobs');
     expect((await errorBody(noPaging, 400, 'VALIDATION_FAILED')).details.map((d) => d.field).sort()).toEqual(['page', 'pageSize']);
-    const inputs = await json<{ questions: Array<{ id: string; question: string }> }>(await alice.call('GET', `/api/core/qa/jobs/${created.jobId}/inputs`));
+    const inputs = await ok(alice.api.GET('/api/core/qa/jobs/{jobId}/inputs', id));
     expect(inputs.questions).toEqual([expect.objectContaining({ id: '1', question: 'Who is the supplier?' })]);
     await finished('qa', created.jobId);
   }, 120_000);
 
   it('documents the job operations as the reference API has them', async () => {
     const ours = (await (await stack.request('/api/docs-json')).json()) as OpenApiDocument;
-    const reference = JSON.parse(readFileSync(join(REPO_ROOT, '..', 'shared', 'spec', 'reference-openapi.json'), 'utf8')) as OpenApiDocument;
+    const reference = JSON.parse(
+      readFileSync(join(REPO_ROOT, '..', 'shared', 'spec', 'reference-openapi.json'), 'utf8'),
+    ) as OpenApiDocument;
     const ids = [
       'listQAJobs',
       'createQAJob',

@@ -1,6 +1,7 @@
+import type { Schemas } from '@docintel/api-client';
 import { TestStack } from '@docintel/testing';
-import { json } from './support/http';
-import { eventually, Indexer, type IndexedFile } from './support/indexing';
+import { jobEnded, ok, statusOf } from './support/client';
+import { Indexer, type IndexedFile } from './support/indexing';
 
 /**
  * Multi-dimensional extraction through the HTTP API with every service running: corpus tables are
@@ -8,31 +9,10 @@ import { eventually, Indexer, type IndexedFile } from './support/indexing';
  * row key, each cell citing a table cell (CELL, or BBOX for PDFs) that holds its value.
  */
 
-interface Job {
-  jobId: string;
-  status: string;
-  taskType: string;
-  errorMessage?: string;
-  progress?: { total: number; done: number; failed: number };
-}
-interface Ref {
-  id: string;
-  entityType: string;
-}
-interface Row {
-  explanation: string;
-  referenceIds: Ref[];
-  cells: Array<{ columnKey: string; value: unknown; explanation: string; referenceIds: Ref[] }>;
-}
-interface Outputs {
-  entityExtraction: { metaId: string; meta: string; explanation: string; referenceIds: Ref[]; rows: Row[]; schema: { name: string } };
-}
-interface Annotation {
-  id: Ref;
-  data: { content: string; documentId: string; positions: Array<{ type: string; page_number?: number; sheet_name?: string }> };
-}
+type EntitySchema = Schemas['EntitySchemaDto'];
+type Row = Schemas['EntityRowDto'];
 
-const DUCKS = {
+const DUCKS: EntitySchema = {
   name: 'Duck counts',
   columns: [
     { key: 'year', label: 'Year', type: 'ENTITY_COLUMN_TYPE_INT', role: 'ENTITY_COLUMN_ROLE_TIMEPOINT', isRowKey: true },
@@ -78,30 +58,22 @@ describe('multi-dimensional extraction jobs', () => {
     await stack?.stop();
   });
 
-  const finished = (jobId: string) =>
-    eventually(
-      `job ${jobId}`,
-      async () => json<Job>(await alice.call('GET', `/api/core/multi-dim-extraction/jobs/${jobId}`)),
-      (j) => ['SUCCESS', 'FAILED', 'ABORTED'].includes(j.status),
-      120_000,
-    );
+  const finished = (jobId: string) => jobEnded(alice.api, 'multi-dim-extraction', jobId);
+  const job = (jobId: string) => ({ params: { path: { jobId } } });
+  const launch = (fileIds: string[], schema: EntitySchema) =>
+    ok(alice.api.POST('/api/core/multi-dim-extraction/jobs', { body: { files: { fileIds }, schema } }));
+  const results = (jobId: string) => ok(alice.api.GET('/api/core/multi-dim-extraction/jobs/{jobId}/results', job(jobId)));
+  const annotationsOf = (jobId: string) => ok(alice.api.GET('/api/core/multi-dim-extraction/jobs/{jobId}/annotations', job(jobId)));
 
   const value = (row: Row, key: string) => row.cells.find((c) => c.columnKey === key)?.value;
 
   it('reads one row per year from two spreadsheets, merged on the row key, every cell citing a cell holding its value', async () => {
-    const created = await json<Job>(
-      await alice.call('POST', '/api/core/multi-dim-extraction/jobs', {
-        files: { fileIds: [files.ods.id.id, files.xls.id.id] },
-        schema: DUCKS,
-      }),
-    );
+    const created = await launch([files.ods.id.id, files.xls.id.id], DUCKS);
     expect(created).toMatchObject({ taskType: 'MULTI_DIM_EXTRACTION', status: expect.stringMatching(/PENDING|RUNNING/) });
-    const job = await finished(created.jobId);
-    expect(job).toMatchObject({ status: 'SUCCESS', progress: { total: 2, done: 2, failed: 0 } });
+    const done = await finished(created.jobId);
+    expect(done).toMatchObject({ status: 'SUCCESS', progress: { total: 2, done: 2, failed: 0 } });
 
-    const { entityExtraction } = await json<Outputs>(
-      await alice.call('GET', `/api/core/multi-dim-extraction/jobs/${created.jobId}/results`),
-    );
+    const { entityExtraction } = await results(created.jobId);
     expect(entityExtraction.meta).toBe('Duck counts');
     expect(entityExtraction.rows.map((r) => [value(r, 'year'), value(r, 'ducks')])).toEqual([
       [2019, 120],
@@ -113,9 +85,7 @@ describe('multi-dimensional extraction jobs', () => {
     ]);
     expect(entityExtraction.explanation).toContain('6 rows');
 
-    const annotations = await json<Annotation[]>(
-      await alice.call('GET', `/api/core/multi-dim-extraction/jobs/${created.jobId}/annotations`),
-    );
+    const annotations = await annotationsOf(created.jobId);
     const byId = new Map(annotations.map((a) => [a.id.id, a]));
     for (const row of entityExtraction.rows) {
       for (const cell of row.cells) {
@@ -131,13 +101,12 @@ describe('multi-dimensional extraction jobs', () => {
     }
     expect(entityExtraction.referenceIds.length).toBe(annotations.length);
 
-    const inputs = await json<{ schema: { columns: Array<{ key: string }> } }>(
-      await alice.call('GET', `/api/core/multi-dim-extraction/jobs/${created.jobId}/inputs`),
-    );
+    const inputs = await ok(alice.api.GET('/api/core/multi-dim-extraction/jobs/{jobId}/inputs', job(created.jobId)));
     expect(inputs.schema.columns.map((c) => c.key)).toEqual(['year', 'ducks']);
   });
 
   it('reads a PDF table with its header wrapped over two lines, citing BBOX cells, units split into the UNIT column', async () => {
+    // Short type and role names: the API takes them besides the prefixed ones the document lists.
     const schema = {
       name: 'Inhibitor concentrations',
       columns: [
@@ -145,14 +114,10 @@ describe('multi-dimensional extraction jobs', () => {
         { key: 'rate', label: 'Corrosion rate', type: 'FLOAT', role: 'VALUE' },
         { key: 'rate_unit', label: 'Rate unit', type: 'STRING', role: 'UNIT' },
       ],
-    };
-    const created = await json<Job>(
-      await alice.call('POST', '/api/core/multi-dim-extraction/jobs', { files: { fileIds: [files.pdf.id.id] }, schema }),
-    );
+    } as unknown as EntitySchema;
+    const created = await launch([files.pdf.id.id], schema);
     expect((await finished(created.jobId)).status).toBe('SUCCESS');
-    const { entityExtraction } = await json<Outputs>(
-      await alice.call('GET', `/api/core/multi-dim-extraction/jobs/${created.jobId}/results`),
-    );
+    const { entityExtraction } = await results(created.jobId);
     expect(entityExtraction.rows.map((r) => [value(r, 'concentration'), value(r, 'rate'), value(r, 'rate_unit')])).toEqual([
       [0, 2.8163, 'mm/year'],
       [2, 1.5054, 'mm/year'],
@@ -161,15 +126,14 @@ describe('multi-dimensional extraction jobs', () => {
       [8, 0.3772, 'mm/year'],
       [10, 0.0919, 'mm/year'],
     ]);
-    const annotations = await json<Annotation[]>(
-      await alice.call('GET', `/api/core/multi-dim-extraction/jobs/${created.jobId}/annotations`),
-    );
+    const annotations = await annotationsOf(created.jobId);
     const rate = entityExtraction.rows[0].cells.find((c) => c.columnKey === 'rate')!;
     const cited = annotations.find((a) => a.id.id === rate.referenceIds[0].id)!;
     expect(cited.data).toMatchObject({ content: '2.8163', positions: [{ type: 'BBOX', page_number: 1 }] });
   });
 
   it('reads entities stated in prose when a file has no table, citing the lines they were read from', async () => {
+    // Short type and role names, as above.
     const schema = {
       name: 'Suppliers',
       columns: [
@@ -177,14 +141,10 @@ describe('multi-dimensional extraction jobs', () => {
         { key: 'city', label: 'City', type: 'STRING', role: 'LABEL', description: 'where the supplier is based' },
         { key: 'days', label: 'Delivery days', type: 'INT', role: 'VALUE', description: 'days to deliver' },
       ],
-    };
-    const created = await json<Job>(
-      await alice.call('POST', '/api/core/multi-dim-extraction/jobs', { files: { fileIds: [files.prose.id.id] }, schema }),
-    );
+    } as unknown as EntitySchema;
+    const created = await launch([files.prose.id.id], schema);
     expect((await finished(created.jobId)).status).toBe('SUCCESS');
-    const { entityExtraction } = await json<Outputs>(
-      await alice.call('GET', `/api/core/multi-dim-extraction/jobs/${created.jobId}/results`),
-    );
+    const { entityExtraction } = await results(created.jobId);
     // Two suppliers named in one paragraph: the built-in reader names both, then answers each column.
     expect(entityExtraction.rows.map((r) => [value(r, 'supplier'), value(r, 'days')])).toEqual([
       ['Globex Corporation', 14],
@@ -192,9 +152,7 @@ describe('multi-dimensional extraction jobs', () => {
     ]);
     expect(String(value(entityExtraction.rows[0], 'city'))).toMatch(/^Springfield/);
     expect(entityExtraction.explanation).toContain('the text of suppliers.txt');
-    const annotations = await json<Annotation[]>(
-      await alice.call('GET', `/api/core/multi-dim-extraction/jobs/${created.jobId}/annotations`),
-    );
+    const annotations = await annotationsOf(created.jobId);
     const byId = new Map(annotations.map((a) => [a.id.id, a]));
     for (const row of entityExtraction.rows) {
       for (const key of ['supplier', 'days']) {
@@ -233,18 +191,16 @@ describe('multi-dimensional extraction jobs', () => {
     expect(JSON.stringify(await dup.json())).toContain('schema.columns[1].key');
     expect((await alice.call('POST', '/api/core/multi-dim-extraction/jobs', { files: { fileIds: [files.ods.id.id] } })).status).toBe(400);
 
-    const created = await json<Job>(
-      await alice.call('POST', '/api/core/multi-dim-extraction/jobs', { files: { fileIds: [files.ods.id.id] }, schema: DUCKS }),
-    );
-    for (const path of ['', '/inputs', '/results', '/annotations']) {
-      expect((await bob.call('GET', `/api/core/multi-dim-extraction/jobs/${created.jobId}${path}`)).status).toBe(404);
-    }
-    const listed = await json<{ data: Job[] }>(await alice.call('GET', '/api/core/multi-dim-extraction/jobs?page=0&pageSize=50'));
+    const created = await launch([files.ods.id.id], DUCKS);
+    const id = job(created.jobId);
+    expect(await statusOf(bob.api.GET('/api/core/multi-dim-extraction/jobs/{jobId}', id))).toBe(404);
+    expect(await statusOf(bob.api.GET('/api/core/multi-dim-extraction/jobs/{jobId}/inputs', id))).toBe(404);
+    expect(await statusOf(bob.api.GET('/api/core/multi-dim-extraction/jobs/{jobId}/results', id))).toBe(404);
+    expect(await statusOf(bob.api.GET('/api/core/multi-dim-extraction/jobs/{jobId}/annotations', id))).toBe(404);
+    const firstFifty = { params: { query: { page: 0, pageSize: 50 } } };
+    const listed = await ok(alice.api.GET('/api/core/multi-dim-extraction/jobs', firstFifty));
     expect(listed.data.map((j) => j.jobId)).toContain(created.jobId);
-    expect(
-      (await json<{ totalElements: number }>(await bob.call('GET', '/api/core/multi-dim-extraction/jobs?page=0&pageSize=50')))
-        .totalElements,
-    ).toBe(0);
+    expect((await ok(bob.api.GET('/api/core/multi-dim-extraction/jobs', firstFifty))).totalElements).toBe(0);
     await finished(created.jobId);
   });
 });

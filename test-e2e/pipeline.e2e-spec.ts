@@ -1,17 +1,10 @@
 import { createHash } from 'node:crypto';
+import type { DocumentNode } from '@docintel/api-client';
 import { TestStack } from '@docintel/testing';
+import { ok, statusOf } from './support/client';
 import { eventually, Indexer, IndexingDb, type IndexedFile } from './support/indexing';
 
-interface TreeNode {
-  id: string;
-  type: string;
-  text: string;
-  level?: number;
-  positions: Array<Record<string, unknown>>;
-  children: TreeNode[];
-}
-
-const walk = (n: TreeNode): TreeNode[] => [n, ...n.children.flatMap(walk)];
+const walk = (n: DocumentNode): DocumentNode[] => [n, ...n.children.flatMap(walk)];
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 describe('indexation pipeline', () => {
@@ -62,33 +55,30 @@ describe('indexation pipeline', () => {
     });
 
     it('serves the tree as JSON with positions, and as Markdown and text', async () => {
-      const res = await alice.document(file.id.id, 'json');
-      expect(res.status).toBe(200);
-      const root = (await res.json()) as TreeNode;
+      const json = await alice.document(file.id.id, 'json');
+      expect(json.response.status).toBe(200);
+      const root = json.data as DocumentNode;
       expect(root.type).toBe('document');
       const nodes = walk(root);
       expect(nodes.length).toBeGreaterThan(1);
       expect(new Set(nodes.map((n) => n.id)).size).toBe(nodes.length);
       if (position) expect(nodes.some((n) => n.positions.some((p) => p.type === position))).toBe(true);
       const markdown = await alice.document(file.id.id, 'markdown');
-      expect(markdown.status).toBe(200);
-      expect(markdown.headers.get('content-type')).toMatch(/^text\/markdown/);
-      expect(await markdown.text()).toContain(phrase);
+      expect(markdown.response.status).toBe(200);
+      expect(markdown.response.headers.get('content-type')).toMatch(/^text\/markdown/);
+      expect(markdown.data).toContain(phrase);
       const text = await alice.document(file.id.id, 'text');
-      expect(text.status).toBe(200);
-      expect(await text.text()).toContain(phrase);
+      expect(text.response.status).toBe(200);
+      expect(text.data).toContain(phrase);
     });
 
     it('computes ontologies and the file metadata after indexation', async () => {
       const done = await alice.stepsSettled(file.id.id, ['ontologies']);
       expect(done.additionalInfos.ontologies).toMatchObject({ status: 'SUCCESS', lastError: null });
-      const res = await alice.call('GET', `/api/core/files/${file.id.id}/ontologies`);
-      expect(res.status).toBe(200);
-      const ontologies = (await res.json()) as Array<{
-        conceptId: { id: string; entityType: string };
-        name: string;
-        metas?: Record<string, unknown>;
-      }>;
+      const { data: ontologies = [], response } = await alice.api.GET('/api/core/files/{id}/ontologies', {
+        params: { path: { id: file.id.id } },
+      });
+      expect(response.status).toBe(200);
       expect(ontologies.length).toBeGreaterThan(0);
       expect(ontologies[0]).toMatchObject({ conceptId: { entityType: 'CONCEPT_NOTE' }, name: expect.any(String) });
       expect(done.title).toEqual(expect.any(String));
@@ -109,22 +99,21 @@ describe('indexation pipeline', () => {
   it('reindex with reparse builds a new tree and returns to SUCCESS; the old tree and its vectors are gone', async () => {
     const file = await alice.index('pipeline/reparse/notes.txt', { bytes: 'First version.\n\nA second paragraph.\n' });
     const first = await alice.stepsSettled(file.id.id, ['node_embedding']);
-    const before = (await (await alice.document(file.id.id)).json()) as TreeNode;
+    const before = await alice.tree(file.id.id);
     // New content at the same key: the reparse must read it.
     await alice.upload('pipeline/reparse/notes.txt', {
       bytes: 'Second version, rewritten.\n\nWith other words.\n\nAnd a third paragraph.\n',
     });
-    const res = await alice.call('POST', `/api/core/files/${file.id.id}/reindex?reparse=true`);
-    expect(res.status).toBe(202);
+    expect(await alice.reindex(file.id.id, true)).toBe(202);
     const done = await eventually(
       'the reparse',
       () => alice.get(file.id.id),
       (f) => f.lastIndexationInfos.status === 'SUCCESS' && f.checksum !== first.checksum,
     );
     expect(done.indexed).toBe(true);
-    const after = (await (await alice.document(file.id.id)).json()) as TreeNode;
+    const after = await alice.tree(file.id.id);
     expect(after.id).not.toBe(before.id);
-    expect(await (await alice.document(file.id.id, 'text')).text()).toContain('Second version');
+    expect(await alice.text(file.id.id)).toContain('Second version');
     const ids = new Set(walk(after).map((n) => n.id));
     expect(walk(before).some((n) => ids.has(n.id))).toBe(false);
     const settled = await alice.stepsSettled(file.id.id, ['node_embedding']);
@@ -135,8 +124,8 @@ describe('indexation pipeline', () => {
   it('reindex without reparse keeps the tree and re-runs the steps after parsing', async () => {
     const file = await alice.index('pipeline/keep/notes.txt', { bytes: 'Kept paragraph.\n\nAnother kept one.\n' });
     const first = await alice.stepsSettled(file.id.id, ['node_embedding', 'ontologies']);
-    const before = (await (await alice.document(file.id.id)).json()) as TreeNode;
-    expect((await alice.call('POST', `/api/core/files/${file.id.id}/reindex`)).status).toBe(202);
+    const before = await alice.tree(file.id.id);
+    expect(await alice.reindex(file.id.id)).toBe(202);
     const again = await eventually(
       'the re-run steps',
       () => alice.get(file.id.id),
@@ -146,7 +135,7 @@ describe('indexation pipeline', () => {
         f.additionalInfos.node_embedding?.status === 'SUCCESS',
     );
     expect(again.checksum).toBe(first.checksum);
-    const after = (await (await alice.document(file.id.id)).json()) as TreeNode;
+    const after = await alice.tree(file.id.id);
     expect(after).toEqual(before);
     expect(again.additionalInfos.node_embedding?.embeddedNodes).toBe(first.additionalInfos.node_embedding?.embeddedNodes);
   });
@@ -156,13 +145,11 @@ describe('indexation pipeline', () => {
       bytes: 'Graph Neural Networks for Molecules\n\nGraph neural networks learn molecular properties.\n',
     });
     const first = await alice.stepsSettled(file.id.id, ['ontologies']);
-    expect((await alice.call('POST', `/api/core/files/${file.id.id}/recompute-ontologies`)).status).toBe(202);
+    expect(await statusOf(alice.api.POST('/api/core/files/{id}/recompute-ontologies', { params: { path: { id: file.id.id } } }))).toBe(202);
     const again = await eventually(
       'recomputed ontologies',
       () => alice.get(file.id.id),
-      (f) =>
-        (f.additionalInfos.ontologies as { updatedTime?: number })?.updatedTime !==
-        (first.additionalInfos.ontologies as { updatedTime?: number })?.updatedTime,
+      (f) => f.additionalInfos.ontologies?.updatedTime !== first.additionalInfos.ontologies?.updatedTime,
     );
     expect(again.additionalInfos.ontologies).toMatchObject({ status: 'SUCCESS' });
     expect(again.lastIndexationInfos.status).toBe('SUCCESS');
@@ -172,12 +159,17 @@ describe('indexation pipeline', () => {
     const file = await alice.index('pipeline/delete/gone.txt', { bytes: 'Soon deleted.\n\nTwo paragraphs.\n' });
     await alice.stepsSettled(file.id.id, ['node_embedding']);
     expect(await db.vectors(file.id.id)).toBeGreaterThan(0);
-    expect((await alice.call('DELETE', `/api/core/files/${file.id.id}`)).status).toBe(204);
-    expect((await alice.call('GET', `/api/core/files/${file.id.id}`)).status).toBe(404);
+    const id = { params: { path: { id: file.id.id } } };
+    expect(await statusOf(alice.api.DELETE('/api/core/files/{id}', id))).toBe(204);
+    expect(await statusOf(alice.api.GET('/api/core/files/{id}', id))).toBe(404);
     expect(await db.nodes(file.id.id)).toBe(0);
     expect(await db.vectors(file.id.id)).toBe(0);
-    const items = await alice.call('GET', `/api/core/providers/${alice.providerId}/items?key=pipeline/delete/`);
-    expect(((await items.json()) as { items: Array<{ key: string }> }).items.map((i) => i.key)).toEqual(['pipeline/delete/gone.txt']);
+    const items = await ok(
+      alice.api.GET('/api/core/providers/{providerId}/items', {
+        params: { path: { providerId: alice.providerId }, query: { key: 'pipeline/delete/' } },
+      }),
+    );
+    expect(items.items.map((i) => i.key)).toEqual(['pipeline/delete/gone.txt']);
   });
 
   it('ends a broken file FAILED with a message a user understands, and keeps serving', async () => {
@@ -190,7 +182,7 @@ describe('indexation pipeline', () => {
       expect(done.lastIndexationInfos.errorMessage).toEqual(expect.any(String));
       expect(done.indexed).toBe(false);
       expect(await db.nodes(f.id.id)).toBe(0);
-      expect((await alice.document(f.id.id)).status).toBe(409);
+      expect((await alice.document(f.id.id)).response.status).toBe(409);
     }
     expect((await alice.get(encrypted.id.id)).lastIndexationInfos.errorMessage).toMatch(/password/i);
     expect((await alice.get(empty.id.id)).lastIndexationInfos.errorMessage).toMatch(/empty/i);
@@ -206,9 +198,12 @@ describe('indexation pipeline', () => {
     const aborted = await alice.create('pipeline/vanish/soon.txt');
     expect((await alice.settled(aborted.id.id)).lastIndexationInfos.status).toBe('ABORTED');
     expect(await alice.rule('corpus_parsing', {})).toBe(200);
-    const del = await alice.call('DELETE', `/api/core/providers/${alice.providerId}/items`, { key: 'pipeline/vanish/soon.txt' });
-    expect(del.status).toBe(204);
-    expect((await alice.call('POST', `/api/core/files/${aborted.id.id}/reindex?reparse=true`)).status).toBe(202);
+    const del = await alice.api.DELETE('/api/core/providers/{providerId}/items', {
+      params: { path: { providerId: alice.providerId } },
+      body: { key: 'pipeline/vanish/soon.txt' },
+    });
+    expect(del.response.status).toBe(204);
+    expect(await alice.reindex(aborted.id.id, true)).toBe(202);
     const done = await eventually(
       'the failed reparse',
       () => alice.get(aborted.id.id),

@@ -1,26 +1,29 @@
+import type { DocintelClient } from '@docintel/api-client';
 import { TestStack } from '@docintel/testing';
+import { clientFor } from './support/client';
 import { errorBody } from './support/http';
 
 /** Operations of a started stack: errors, request ids, health, metrics, a service going away, shutdown. */
 describe('a started stack', () => {
   let stack: TestStack;
   let token: string;
+  let api: DocintelClient;
 
   beforeAll(async () => {
     // A short shutdown budget: a service that does not stop gracefully within it exits with 1.
     stack = await TestStack.start({ label: 'smoke', env: { SHUTDOWN_TIMEOUT_MS: '3000' } });
     token = await stack.token('default', 'dev@example.com');
+    api = clientFor(stack, token);
   });
   afterAll(async () => {
     await stack?.stop();
   });
 
   it('lists the default LOCAL provider for a token from the CLI', async () => {
-    const res = await stack.request('/api/core/providers', { token });
-    expect(res.status).toBe(200);
-    const page = (await res.json()) as { data: Array<Record<string, unknown>>; totalElements: number };
+    const { data: page, response } = await api.GET('/api/core/providers');
+    expect(response.status).toBe(200);
     expect(page).toMatchObject({ totalElements: 1, totalPages: 1, hasNext: false });
-    expect(page.data[0]).toMatchObject({ name: 'Local storage', type: 'LOCAL', icon: 'folder', config: { type: 'LOCAL' } });
+    expect(page?.data[0]).toMatchObject({ name: 'Local storage', type: 'LOCAL', icon: 'folder', config: { type: 'LOCAL' } });
   });
 
   it('answers 401 with a JSON error body without a token', async () => {
@@ -44,7 +47,7 @@ describe('a started stack', () => {
   });
 
   it('keeps the X-Request-Id a client sends, in the header and the error body', async () => {
-    const ok = await stack.request('/api/core/providers', { token, headers: { 'x-request-id': 'client-req-0001' } });
+    const { response: ok } = await api.GET('/api/core/providers', { headers: { 'x-request-id': 'client-req-0001' } });
     expect(ok.status).toBe(200);
     expect(ok.headers.get('x-request-id')).toBe('client-req-0001');
 
@@ -56,7 +59,7 @@ describe('a started stack', () => {
   });
 
   it('makes up a request id when the client sends none or an unusable one', async () => {
-    const none = await stack.request('/api/core/providers');
+    const { response: none } = await clientFor(stack, undefined).GET('/api/core/providers');
     expect(none.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const bad = await stack.request('/api/core/providers', { headers: { 'x-request-id': 'has spaces and <tags>' } });
     const body = await errorBody(bad, 401, 'UNAUTHENTICATED');
@@ -80,7 +83,7 @@ describe('a started stack', () => {
   });
 
   it('serves Prometheus metrics on /metrics', async () => {
-    await stack.request('/api/core/providers', { token });
+    await api.GET('/api/core/providers');
     const res = await stack.request('/metrics');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
@@ -107,8 +110,8 @@ describe('a started stack', () => {
     await errorBody(await stack.request('/api/core/providers'), 401, 'UNAUTHENTICATED');
 
     await stack.startApp('storage-service');
-    const res = await stack.request('/api/core/providers', { token });
-    expect(res.status).toBe(200);
+    const { response } = await api.GET('/api/core/providers');
+    expect(response.status).toBe(200);
   });
 
   it('stops every service gracefully on SIGTERM (exit code 0 within the shutdown budget)', async () => {

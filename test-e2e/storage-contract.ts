@@ -3,8 +3,9 @@
  * and S3 suites run it against their own provider; driver-specific cases live in their specs.
  */
 import { request as httpRequest } from 'node:http';
+import { ok } from './support/client';
 import { errorBody } from './support/http';
-import { EventLog, ItemsApi, NAMESPACE, type Item } from './storage-support';
+import { EventLog, ItemsApi, NAMESPACE } from './storage-support';
 
 export interface ContractContext {
   /** The provider under test, as a caller of a namespace that may use it. */
@@ -58,9 +59,9 @@ export function itemsContract(label: string, context: () => ContractContext): vo
     });
 
     it('lists folders and files directly inside a directory with their fields', async () => {
-      expect((await c.api.createFolder(`${base}list/sub/`)).status).toBe(201);
-      expect((await c.api.upload(`${base}list/`, 'Report.PDF', '%PDF-1.4 tiny', 'application/pdf')).status).toBe(201);
-      expect((await c.api.upload(`${base}list/sub/`, 'deeper.txt', 'not listed at this level', 'text/plain')).status).toBe(201);
+      expect((await c.api.folder(`${base}list/sub/`)).response.status).toBe(201);
+      expect((await c.api.send(`${base}list/`, 'Report.PDF', '%PDF-1.4 tiny', 'application/pdf')).response.status).toBe(201);
+      expect((await c.api.send(`${base}list/sub/`, 'deeper.txt', 'not listed at this level', 'text/plain')).response.status).toBe(201);
       const { items, nextCursor } = await c.api.listOk({ key: `${base}list/` });
       expect(nextCursor).toBeUndefined();
       expect(items.map((i) => i.key)).toEqual([`${base}list/Report.PDF`, `${base}list/sub/`]);
@@ -80,9 +81,9 @@ export function itemsContract(label: string, context: () => ContractContext): vo
     });
 
     it('filters by name with q, case-insensitively', async () => {
-      await c.api.upload(`${base}filter/`, 'Alpha-notes.txt', 'a', 'text/plain');
-      await c.api.upload(`${base}filter/`, 'beta.txt', 'b', 'text/plain');
-      await c.api.createFolder(`${base}filter/ALPHA-folder/`);
+      await c.api.send(`${base}filter/`, 'Alpha-notes.txt', 'a', 'text/plain');
+      await c.api.send(`${base}filter/`, 'beta.txt', 'b', 'text/plain');
+      await c.api.folder(`${base}filter/ALPHA-folder/`);
       const { items } = await c.api.listOk({ key: `${base}filter/`, q: 'alpha' });
       expect(items.map((i) => i.key)).toEqual([`${base}filter/ALPHA-folder/`, `${base}filter/Alpha-notes.txt`]);
     });
@@ -106,8 +107,8 @@ export function itemsContract(label: string, context: () => ContractContext): vo
     });
 
     it('rejects a cursor issued for another directory or filter', async () => {
-      await c.api.upload(`${base}cursor-a/`, '1.txt', '1', 'text/plain');
-      await c.api.upload(`${base}cursor-a/`, '2.txt', '2', 'text/plain');
+      await c.api.send(`${base}cursor-a/`, '1.txt', '1', 'text/plain');
+      await c.api.send(`${base}cursor-a/`, '2.txt', '2', 'text/plain');
       const first = await c.api.listOk({ key: `${base}cursor-a/`, limit: 1 });
       expect(first.nextCursor).toEqual(expect.any(String));
       await errorBody(await c.api.list({ key: `${base}cursor-b/`, cursor: first.nextCursor, limit: 1 }), 400, 'VALIDATION_FAILED');
@@ -141,12 +142,12 @@ export function itemsContract(label: string, context: () => ContractContext): vo
           const last = Number(seen[seen.length - 1].slice(1, 6));
           const even = last - (last % 2);
           // Behind the cursor: must not show up. Ahead of it: must. Removed ahead of it: must not.
-          expect((await c.api.upload(dir, name(even - 1), 'behind', 'text/plain')).status).toBe(201);
-          expect((await c.api.upload(dir, name(even + 3), 'ahead', 'text/plain')).status).toBe(201);
+          expect((await c.api.send(dir, name(even - 1), 'behind', 'text/plain')).response.status).toBe(201);
+          expect((await c.api.send(dir, name(even + 3), 'ahead', 'text/plain')).response.status).toBe(201);
           insertedBehind.push(name(even - 1));
           insertedAhead.push(name(even + 3));
           if (even + 6 <= 2 * 1099) {
-            expect((await c.api.delete(`${dir}${name(even + 6)}`)).status).toBe(204);
+            expect((await c.api.remove(`${dir}${name(even + 6)}`)).response.status).toBe(204);
             removed.add(name(even + 6));
           }
         }
@@ -165,9 +166,9 @@ export function itemsContract(label: string, context: () => ContractContext): vo
 
   describe('upload and folders', () => {
     it('uploads a multipart file into a directory (201) with a unicode name, and lists it', async () => {
-      const res = await c.api.upload(`${base}up/`, 'Zürich résumé 2024.json', '{"a":1}', 'application/json');
-      expect(res.status).toBe(201);
-      const item = (await res.json()) as Item;
+      const res = await c.api.send(`${base}up/`, 'Zürich résumé 2024.json', '{"a":1}', 'application/json');
+      expect(res.response.status).toBe(201);
+      const item = res.data;
       expect(item).toMatchObject({
         key: `${base}up/Zürich résumé 2024.json`,
         type: 'FILE',
@@ -180,16 +181,16 @@ export function itemsContract(label: string, context: () => ContractContext): vo
 
     it('uploads to the root when the query key is absent, and overwrites an existing file', async () => {
       const name = `${label.toLowerCase()}-root-file.txt`;
-      expect((await c.api.upload(undefined, name, 'first', 'text/plain')).status).toBe(201);
-      const second = await c.api.upload(undefined, name, 'second!', 'text/plain');
-      expect(second.status).toBe(201);
-      expect(await second.json()).toMatchObject({ key: name, size: 7 });
-      expect(await (await c.api.content(name)).text()).toBe('second!');
+      expect((await c.api.send(undefined, name, 'first', 'text/plain')).response.status).toBe(201);
+      const second = await c.api.send(undefined, name, 'second!', 'text/plain');
+      expect(second.response.status).toBe(201);
+      expect(second.data).toMatchObject({ key: name, size: 7 });
+      expect(await c.api.text(name)).toBe('second!');
     });
 
     it('derives the media type from the extension when the client sends a generic one', async () => {
-      const res = await c.api.upload(`${base}up/`, 'page.HTML', '<p>hi</p>', 'application/octet-stream');
-      expect(await res.json()).toMatchObject({ extension: 'html', mediaType: 'text/html' });
+      const res = await c.api.send(`${base}up/`, 'page.HTML', '<p>hi</p>', 'application/octet-stream');
+      expect(res.data).toMatchObject({ extension: 'html', mediaType: 'text/html' });
     });
 
     it('rejects an upload without a part named file, and one whose file name is a path (400)', async () => {
@@ -214,7 +215,7 @@ export function itemsContract(label: string, context: () => ContractContext): vo
       await errorBody(res, 413, 'PAYLOAD_TOO_LARGE');
       expect(await c.api.keys(`${base}big/`)).toEqual([]);
       // Exactly at the limit is fine.
-      expect((await c.api.upload(`${base}big/`, 'just-fits.bin', Buffer.alloc(c.maxUploadBytes, 7))).status).toBe(201);
+      expect((await c.api.send(`${base}big/`, 'just-fits.bin', Buffer.alloc(c.maxUploadBytes, 7))).response.status).toBe(201);
     });
 
     it('rejects a body that is neither multipart nor JSON (415)', async () => {
@@ -223,10 +224,10 @@ export function itemsContract(label: string, context: () => ContractContext): vo
     });
 
     it('creates a folder from JSON { key } (201 FOLDER), nested, idempotently', async () => {
-      const res = await c.api.createFolder(`${base}folders/a/b/`);
-      expect(res.status).toBe(201);
-      expect(await res.json()).toMatchObject({ providerId: c.api.providerId, key: `${base}folders/a/b/`, type: 'FOLDER' });
-      expect((await c.api.createFolder(`${base}folders/a/b/`)).status).toBe(201);
+      const res = await c.api.folder(`${base}folders/a/b/`);
+      expect(res.response.status).toBe(201);
+      expect(res.data).toMatchObject({ providerId: c.api.providerId, key: `${base}folders/a/b/`, type: 'FOLDER' });
+      expect((await c.api.folder(`${base}folders/a/b/`)).response.status).toBe(201);
       expect(await c.api.keys(`${base}folders/a/`)).toEqual([`${base}folders/a/b/`]);
     });
 
@@ -240,26 +241,26 @@ export function itemsContract(label: string, context: () => ContractContext): vo
 
   describe('rename and delete', () => {
     it('renames a file within its directory (200) and the old key is gone', async () => {
-      await c.api.upload(`${base}ren/`, 'old.txt', 'content', 'text/plain');
-      const res = await c.api.rename(`${base}ren/old.txt`, 'new.md');
-      expect(res.status).toBe(200);
-      expect(await res.json()).toMatchObject({ key: `${base}ren/new.md`, type: 'FILE', size: 7, extension: 'md' });
+      await c.api.send(`${base}ren/`, 'old.txt', 'content', 'text/plain');
+      const res = await c.api.renameTo(`${base}ren/old.txt`, 'new.md');
+      expect(res.response.status).toBe(200);
+      expect(res.data).toMatchObject({ key: `${base}ren/new.md`, type: 'FILE', size: 7, extension: 'md' });
       expect(await c.api.keys(`${base}ren/`)).toEqual([`${base}ren/new.md`]);
-      expect(await (await c.api.content(`${base}ren/new.md`)).text()).toBe('content');
+      expect(await c.api.text(`${base}ren/new.md`)).toBe('content');
     });
 
     it('renames a folder with everything in it', async () => {
-      await c.api.upload(`${base}ren-dir/before/inner/`, 'f.txt', 'f', 'text/plain');
-      const res = await c.api.rename(`${base}ren-dir/before/`, 'after');
-      expect(res.status).toBe(200);
-      expect(await res.json()).toMatchObject({ key: `${base}ren-dir/after/`, type: 'FOLDER' });
+      await c.api.send(`${base}ren-dir/before/inner/`, 'f.txt', 'f', 'text/plain');
+      const res = await c.api.renameTo(`${base}ren-dir/before/`, 'after');
+      expect(res.response.status).toBe(200);
+      expect(res.data).toMatchObject({ key: `${base}ren-dir/after/`, type: 'FOLDER' });
       expect(await c.api.keys(`${base}ren-dir/after/inner/`)).toEqual([`${base}ren-dir/after/inner/f.txt`]);
       expect(await c.api.keys(`${base}ren-dir/before/`)).toEqual([]);
     });
 
     it('answers 400 for an empty name or one with /, 404 for a missing item and 409 when the target exists', async () => {
-      await c.api.upload(`${base}ren2/`, 'a.txt', 'a', 'text/plain');
-      await c.api.upload(`${base}ren2/`, 'b.txt', 'b', 'text/plain');
+      await c.api.send(`${base}ren2/`, 'a.txt', 'a', 'text/plain');
+      await c.api.send(`${base}ren2/`, 'b.txt', 'b', 'text/plain');
       for (const newName of ['', 'x/y.txt', '..', 'bad\u0001name']) {
         const body = await errorBody(await c.api.rename(`${base}ren2/a.txt`, newName), 400, 'VALIDATION_FAILED');
         expect(body.details[0].field).toBe('newName');
@@ -267,23 +268,23 @@ export function itemsContract(label: string, context: () => ContractContext): vo
       await errorBody(await c.api.rename(`${base}ren2/a.txt`, undefined), 400, 'VALIDATION_FAILED');
       await errorBody(await c.api.rename(`${base}ren2/missing.txt`, 'c.txt'), 404, 'NOT_FOUND');
       await errorBody(await c.api.rename(`${base}ren2/a.txt`, 'b.txt'), 409, 'CONFLICT');
-      expect(await (await c.api.content(`${base}ren2/b.txt`)).text()).toBe('b');
+      expect(await c.api.text(`${base}ren2/b.txt`)).toBe('b');
     });
 
     it('deletes a file (204), then 404 for it', async () => {
-      await c.api.upload(`${base}del/`, 'gone.txt', 'x', 'text/plain');
-      const res = await c.api.delete(`${base}del/gone.txt`);
-      expect(res.status).toBe(204);
-      expect(await res.text()).toBe('');
+      await c.api.send(`${base}del/`, 'gone.txt', 'x', 'text/plain');
+      const { response } = await c.api.remove(`${base}del/gone.txt`);
+      expect(response.status).toBe(204);
+      expect(await response.text()).toBe('');
       await errorBody(await c.api.delete(`${base}del/gone.txt`), 404, 'NOT_FOUND');
       await errorBody(await c.api.content(`${base}del/gone.txt`), 404, 'NOT_FOUND');
     });
 
     it('deletes a folder with everything under it (204)', async () => {
-      await c.api.upload(`${base}del-dir/tree/a/`, '1.txt', '1', 'text/plain');
-      await c.api.upload(`${base}del-dir/tree/`, '2.txt', '2', 'text/plain');
-      await c.api.upload(`${base}del-dir/`, 'keep.txt', 'k', 'text/plain');
-      expect((await c.api.delete(`${base}del-dir/tree/`)).status).toBe(204);
+      await c.api.send(`${base}del-dir/tree/a/`, '1.txt', '1', 'text/plain');
+      await c.api.send(`${base}del-dir/tree/`, '2.txt', '2', 'text/plain');
+      await c.api.send(`${base}del-dir/`, 'keep.txt', 'k', 'text/plain');
+      expect((await c.api.remove(`${base}del-dir/tree/`)).response.status).toBe(204);
       expect(await c.api.keys(`${base}del-dir/`)).toEqual([`${base}del-dir/keep.txt`]);
       expect(await c.api.keys(`${base}del-dir/tree/a/`)).toEqual([]);
     });
@@ -300,20 +301,20 @@ export function itemsContract(label: string, context: () => ContractContext): vo
     const bytes = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 251));
 
     beforeAll(async () => {
-      expect((await c.api.upload(`${base}content/`, 'data.bin', bytes, 'application/octet-stream')).status).toBe(201);
-      expect((await c.api.upload(`${base}content/`, 'doc.pdf', '%PDF-1.7', 'application/pdf')).status).toBe(201);
+      expect((await c.api.send(`${base}content/`, 'data.bin', bytes, 'application/octet-stream')).response.status).toBe(201);
+      expect((await c.api.send(`${base}content/`, 'doc.pdf', '%PDF-1.7', 'application/pdf')).response.status).toBe(201);
     });
 
     it('streams the bytes with Content-Type, Content-Length and Accept-Ranges', async () => {
-      const res = await c.api.content(`${base}content/data.bin`);
-      expect(res.status).toBe(200);
-      expect(res.headers.get('content-length')).toBe('1000');
-      expect(res.headers.get('accept-ranges')).toBe('bytes');
-      expect(res.headers.get('content-type')).toBe('application/octet-stream');
-      expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
-      const pdf = await c.api.content(`${base}content/doc.pdf`);
-      expect(pdf.headers.get('content-type')).toBe('application/pdf');
-      expect(await pdf.text()).toBe('%PDF-1.7');
+      const { data, response } = await c.api.read(`${base}content/data.bin`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-length')).toBe('1000');
+      expect(response.headers.get('accept-ranges')).toBe('bytes');
+      expect(response.headers.get('content-type')).toBe('application/octet-stream');
+      expect(Buffer.from(data!).equals(bytes)).toBe(true);
+      const pdf = await c.api.read(`${base}content/doc.pdf`);
+      expect(pdf.response.headers.get('content-type')).toBe('application/pdf');
+      expect(Buffer.from(pdf.data!).toString()).toBe('%PDF-1.7');
     });
 
     it('answers a Range request with 206 and Content-Range, for a start-end, open and suffix range', async () => {
@@ -323,11 +324,11 @@ export function itemsContract(label: string, context: () => ContractContext): vo
         ['bytes=-5', 995, 999],
         ['bytes=900-5000', 900, 999],
       ] as const) {
-        const res = await c.api.content(`${base}content/data.bin`, { range });
-        expect(res.status).toBe(206);
-        expect(res.headers.get('content-range')).toBe(`bytes ${start}-${end}/1000`);
-        expect(res.headers.get('content-length')).toBe(String(end - start + 1));
-        expect(Buffer.from(await res.arrayBuffer()).equals(bytes.subarray(start, end + 1))).toBe(true);
+        const { data, response } = await c.api.read(`${base}content/data.bin`, { range });
+        expect(response.status).toBe(206);
+        expect(response.headers.get('content-range')).toBe(`bytes ${start}-${end}/1000`);
+        expect(response.headers.get('content-length')).toBe(String(end - start + 1));
+        expect(Buffer.from(data!).equals(bytes.subarray(start, end + 1))).toBe(true);
       }
     });
 
@@ -349,19 +350,19 @@ export function itemsContract(label: string, context: () => ContractContext): vo
     it('upload-url, confirm before the PUT (404), PUT with an HTTP client, confirm, then listed and downloadable', async () => {
       const key = `${base}presigned/report.json`;
       const payload = Buffer.from(JSON.stringify({ big: 'x'.repeat(5000) }));
-      const res = await c.api.uploadUrl({ key, size: payload.length, mediaType: 'application/json' });
-      expect(res.status).toBe(200);
-      const target = (await res.json()) as { url: string; expiresInSeconds: number; supported: boolean };
+      const res = await c.api.presignUpload({ key, size: payload.length, mediaType: 'application/json' });
+      expect(res.response.status).toBe(200);
+      const target = res.data!;
       expect(target).toEqual({ url: expect.stringMatching(/^https?:\/\//), expiresInSeconds: expect.any(Number), supported: true });
       expect(target.expiresInSeconds).toBeGreaterThan(0);
 
       await errorBody(await c.api.confirm(key), 404, 'NOT_FOUND');
-      const stored = await put(target.url, payload, 'application/json');
+      const stored = await put(target.url!, payload, 'application/json');
       expect(stored.status).toBe(200);
 
-      const confirmed = await c.api.confirm(key);
-      expect(confirmed.status).toBe(200);
-      expect(await confirmed.json()).toEqual({
+      const confirmed = await c.api.confirmUpload(key);
+      expect(confirmed.response.status).toBe(200);
+      expect(confirmed.data).toEqual({
         providerId: c.api.providerId,
         key,
         type: 'FILE',
@@ -372,9 +373,9 @@ export function itemsContract(label: string, context: () => ContractContext): vo
       });
       expect(await c.api.keys(`${base}presigned/`)).toEqual([key]);
 
-      const dl = await c.api.downloadUrl(key);
-      expect(dl.status).toBe(200);
-      const link = (await dl.json()) as { url: string; expiresInSeconds: number };
+      const dl = await c.api.presignDownload(key);
+      expect(dl.response.status).toBe(200);
+      const link = dl.data!;
       expect(link.expiresInSeconds).toBe(15 * MINUTE);
       const fetched = await fetch(link.url);
       expect(fetched.status).toBe(200);
@@ -382,17 +383,17 @@ export function itemsContract(label: string, context: () => ContractContext): vo
     });
 
     it('bounds expirationMinutes (400 outside 1..10080) and answers 404 for a missing file', async () => {
-      await c.api.upload(`${base}dl/`, 'f.txt', 'f', 'text/plain');
-      expect(await (await c.api.downloadUrl(`${base}dl/f.txt`, 60)).json()).toMatchObject({ expiresInSeconds: 3600 });
+      await c.api.send(`${base}dl/`, 'f.txt', 'f', 'text/plain');
+      expect((await c.api.presignDownload(`${base}dl/f.txt`, 60)).data).toMatchObject({ expiresInSeconds: 3600 });
       for (const minutes of [0, 10081, 'soon']) {
         expect((await errorBody(await c.api.downloadUrl(`${base}dl/f.txt`, minutes), 400, 'VALIDATION_FAILED')).details[0].field).toBe(
           'expirationMinutes',
         );
       }
       // As the reference API: a URL for any valid key, without a lookup; using it answers 404.
-      const missing = await c.api.downloadUrl(`${base}dl/missing.txt`);
-      expect(missing.status).toBe(200);
-      const { url } = (await missing.json()) as { url: string };
+      const missing = await c.api.presignDownload(`${base}dl/missing.txt`);
+      expect(missing.response.status).toBe(200);
+      const { url } = missing.data!;
       expect((await fetch(url)).status).toBe(404);
     });
 
@@ -411,7 +412,7 @@ export function itemsContract(label: string, context: () => ContractContext): vo
 
   describe('what clients of the reference API send', () => {
     it("lists the root for key=/ exactly as for key='' or no key", async () => {
-      await c.api.upload(undefined, `${label.toLowerCase()}-slash-root.txt`, 'root', 'text/plain');
+      await c.api.send(undefined, `${label.toLowerCase()}-slash-root.txt`, 'root', 'text/plain');
       const none = await c.api.listOk();
       expect(none.items.map((i) => i.key)).toContain(`${label.toLowerCase()}-slash-root.txt`);
       expect(await c.api.listOk({ key: '/' })).toEqual(none);
@@ -423,9 +424,9 @@ export function itemsContract(label: string, context: () => ContractContext): vo
     });
 
     it('uploads into the root for key=/', async () => {
-      const res = await c.api.upload('/', `${label.toLowerCase()}-slash-upload.txt`, 'x', 'text/plain');
-      expect(res.status).toBe(201);
-      expect(await res.json()).toMatchObject({ key: `${label.toLowerCase()}-slash-upload.txt` });
+      const res = await c.api.send('/', `${label.toLowerCase()}-slash-upload.txt`, 'x', 'text/plain');
+      expect(res.response.status).toBe(201);
+      expect(res.data).toMatchObject({ key: `${label.toLowerCase()}-slash-upload.txt` });
     });
 
     it('still refuses other absolute directory keys (400 naming key)', async () => {
@@ -448,7 +449,7 @@ export function itemsContract(label: string, context: () => ContractContext): vo
       expect(upload.details[0].field).toBe('key');
       expect((await errorBody(await c.api.createFolder('.docintel-staging/'), 400, 'VALIDATION_FAILED')).details[0].field).toBe('key');
       expect((await errorBody(await c.api.list({ key: '.docintel-staging/' }), 400, 'VALIDATION_FAILED')).details[0].field).toBe('key');
-      await c.api.upload(`${base}staging/`, 'f.txt', 'f', 'text/plain');
+      await c.api.send(`${base}staging/`, 'f.txt', 'f', 'text/plain');
       expect((await errorBody(await c.api.rename(`${base}staging/`, '.docintel-staging'), 400, 'VALIDATION_FAILED')).details[0].field).toBe(
         'newName',
       );
@@ -461,7 +462,7 @@ export function itemsContract(label: string, context: () => ContractContext): vo
         const body = await errorBody(await c.api.uploadUrl({ key: `${base}ctl/a.txt`, mediaType }), 400, 'VALIDATION_FAILED');
         expect(body.details.map((d) => d.field)).toEqual(['mediaType']);
       }
-      expect((await c.api.uploadUrl({ key: `${base}ctl/a.txt`, mediaType: 'text/plain; charset=utf-8' })).status).toBe(200);
+      expect((await c.api.presignUpload({ key: `${base}ctl/a.txt`, mediaType: 'text/plain; charset=utf-8' })).response.status).toBe(200);
     });
 
     it('refuses a multipart file name with CR, LF or another control character (400 naming file)', async () => {
@@ -493,10 +494,10 @@ export function itemsContract(label: string, context: () => ContractContext): vo
 
     it('keeps the same key in two namespaces as two different items', async () => {
       const { a, b } = c.isolated;
-      expect((await a.upload(dir, 'same.txt', 'from A', 'text/plain')).status).toBe(201);
-      expect((await b.upload(dir, 'same.txt', 'from B, longer', 'text/plain')).status).toBe(201);
-      expect(await (await a.content(`${dir}same.txt`)).text()).toBe('from A');
-      expect(await (await b.content(`${dir}same.txt`)).text()).toBe('from B, longer');
+      expect((await a.send(dir, 'same.txt', 'from A', 'text/plain')).response.status).toBe(201);
+      expect((await b.send(dir, 'same.txt', 'from B, longer', 'text/plain')).response.status).toBe(201);
+      expect(await a.text(`${dir}same.txt`)).toBe('from A');
+      expect(await b.text(`${dir}same.txt`)).toBe('from B, longer');
       expect((await a.listOk({ key: dir })).items).toEqual([expect.objectContaining({ key: `${dir}same.txt`, size: 6 })]);
       expect((await b.listOk({ key: dir })).items).toEqual([expect.objectContaining({ key: `${dir}same.txt`, size: 14 })]);
     });
@@ -504,7 +505,7 @@ export function itemsContract(label: string, context: () => ContractContext): vo
     it('never lets B list, read, download, delete, rename or presign what only A has', async () => {
       const { a, b } = c.isolated;
       const key = `${dir}a-only/secret.txt`;
-      expect((await a.upload(`${dir}a-only/`, 'secret.txt', 'A secret', 'text/plain')).status).toBe(201);
+      expect((await a.send(`${dir}a-only/`, 'secret.txt', 'A secret', 'text/plain')).response.status).toBe(201);
       expect(await b.listOk({ key: `${dir}a-only/` })).toEqual({ items: [] });
       expect((await b.listOk({ key: dir })).items.map((i) => i.key)).not.toContain(`${dir}a-only/`);
       await errorBody(await b.content(key), 404, 'NOT_FOUND');
@@ -513,15 +514,15 @@ export function itemsContract(label: string, context: () => ContractContext): vo
       await errorBody(await b.rename(key, 'stolen.txt'), 404, 'NOT_FOUND');
       await errorBody(await b.confirm(key), 404, 'NOT_FOUND');
       // B's download URL for the key is a URL into B's own part: nothing there.
-      const down = (await (await b.downloadUrl(key)).json()) as { url: string };
+      const down = await ok(b.presignDownload(key));
       expect((await fetch(down.url)).status).toBe(404);
       // B's upload URL writes into B's part, never over A's file.
-      const up = (await (await b.uploadUrl({ key })).json()) as { url: string };
+      const up = await b.uploadTarget({ key });
       expect((await put(up.url, Buffer.from('overwritten by B'), 'text/plain')).status).toBe(200);
-      expect(await (await a.content(key)).text()).toBe('A secret');
-      expect(await (await b.content(key)).text()).toBe('overwritten by B');
+      expect(await a.text(key)).toBe('A secret');
+      expect(await b.text(key)).toBe('overwritten by B');
       // A's download URL still gives A's bytes.
-      const mine = (await (await a.downloadUrl(key)).json()) as { url: string };
+      const mine = await ok(a.presignDownload(key));
       expect(await (await fetch(mine.url)).text()).toBe('A secret');
       expect(await a.keys(`${dir}a-only/`)).toEqual([key]);
     });
@@ -541,10 +542,10 @@ export function itemsContract(label: string, context: () => ContractContext): vo
 
     it('does not carry a cursor from one namespace over to the other', async () => {
       const { a, b } = c.isolated;
-      await a.upload(`${dir}paged/`, '1.txt', '1', 'text/plain');
-      await a.upload(`${dir}paged/`, '2.txt', '2', 'text/plain');
-      await b.upload(`${dir}paged/`, '1.txt', '1', 'text/plain');
-      await b.upload(`${dir}paged/`, '2.txt', '2', 'text/plain');
+      await a.send(`${dir}paged/`, '1.txt', '1', 'text/plain');
+      await a.send(`${dir}paged/`, '2.txt', '2', 'text/plain');
+      await b.send(`${dir}paged/`, '1.txt', '1', 'text/plain');
+      await b.send(`${dir}paged/`, '2.txt', '2', 'text/plain');
       const first = await a.listOk({ key: `${dir}paged/`, limit: 1 });
       const body = await errorBody(await b.list({ key: `${dir}paged/`, limit: 1, cursor: first.nextCursor }), 400, 'VALIDATION_FAILED');
       expect(body.details[0].field).toBe('cursor');
@@ -552,7 +553,7 @@ export function itemsContract(label: string, context: () => ContractContext): vo
 
     it('names the namespace in the item events', async () => {
       const { a } = c.isolated;
-      await a.upload(`${dir}events/`, 'e.txt', 'e', 'text/plain');
+      await a.send(`${dir}events/`, 'e.txt', 'e', 'text/plain');
       const created = await c.events.waitFor(
         (e) =>
           e.subject === 'events.storage.item.created' && e.payload.key === `${dir}events/e.txt` && e.payload.providerId === a.providerId,
@@ -599,13 +600,13 @@ export function itemsContract(label: string, context: () => ContractContext): vo
     it('publishes item.created, item.renamed and item.deleted on JetStream, once per change', async () => {
       const dir = `${base}events/`;
       const pid = c.api.providerId;
-      await c.api.upload(dir, 'one.txt', 'one', 'text/plain');
-      await c.api.createFolder(`${dir}sub/`);
-      await c.api.rename(`${dir}one.txt`, 'two.txt');
-      await c.api.delete(`${dir}two.txt`);
-      const target = (await (await c.api.uploadUrl({ key: `${dir}pre.txt` })).json()) as { url: string };
+      await c.api.send(dir, 'one.txt', 'one', 'text/plain');
+      await c.api.folder(`${dir}sub/`);
+      await c.api.renameTo(`${dir}one.txt`, 'two.txt');
+      await c.api.remove(`${dir}two.txt`);
+      const target = await c.api.uploadTarget({ key: `${dir}pre.txt` });
       await put(target.url, Buffer.from('pre'), 'text/plain');
-      await c.api.confirm(`${dir}pre.txt`);
+      await c.api.confirmUpload(`${dir}pre.txt`);
 
       const created = await c.events.waitFor((e) => e.subject === 'events.storage.item.created' && e.payload.key === `${dir}one.txt`);
       expect(created.payload).toMatchObject({

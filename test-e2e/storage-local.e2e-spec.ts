@@ -6,6 +6,7 @@ import { LOCAL_STAGING_DIR } from '@docintel/storage';
 import { deriveKey } from '../apps/storage-service/src/items/signed-token';
 import { TransferGrantSigner } from '../apps/storage-service/src/items/transfer-grant';
 import { itemsContract, put, type ContractContext } from './storage-contract';
+import { ok } from './support/client';
 import { errorBody } from './support/http';
 import {
   EventLog,
@@ -70,8 +71,8 @@ describe('provider items on a LOCAL provider', () => {
   it('keeps each namespace of a per-namespace provider in its own directory under the root', async () => {
     const a = new ItemsApi(s.stack, ISOLATED_ID, s.token);
     const b = new ItemsApi(s.stack, ISOLATED_ID, s.otherToken);
-    expect((await a.upload('disk/', 'same.txt', 'A bytes', 'text/plain')).status).toBe(201);
-    expect((await b.upload('disk/', 'same.txt', 'B bytes', 'text/plain')).status).toBe(201);
+    expect((await a.send('disk/', 'same.txt', 'A bytes', 'text/plain')).response.status).toBe(201);
+    expect((await b.send('disk/', 'same.txt', 'B bytes', 'text/plain')).response.status).toBe(201);
     expect(readFileSync(join(isolatedRoot, NAMESPACE, 'disk', 'same.txt'), 'utf8')).toBe('A bytes');
     expect(readFileSync(join(isolatedRoot, OTHER_NAMESPACE, 'disk', 'same.txt'), 'utf8')).toBe('B bytes');
     expect(existsSync(join(isolatedRoot, 'disk'))).toBe(false);
@@ -85,7 +86,7 @@ describe('provider items on a LOCAL provider', () => {
 
   it('lets the namespace the provider is shared with use it', async () => {
     const other = new ItemsApi(s.stack, PRIVATE_ID, s.otherToken);
-    expect((await other.upload('', 'mine.txt', 'globex only', 'text/plain')).status).toBe(201);
+    expect((await other.send('', 'mine.txt', 'globex only', 'text/plain')).response.status).toBe(201);
     expect(await other.keys()).toEqual(['mine.txt']);
     expect(readFileSync(join(privateRoot, 'mine.txt'), 'utf8')).toBe('globex only');
   });
@@ -98,9 +99,9 @@ describe('provider items on a LOCAL provider', () => {
   });
 
   it('writes the bytes under the provider root, as the key says', async () => {
-    expect((await api.upload('on-disk/', 'hello.txt', 'hello disk', 'text/plain')).status).toBe(201);
+    expect((await api.send('on-disk/', 'hello.txt', 'hello disk', 'text/plain')).response.status).toBe(201);
     expect(readFileSync(join(docsRoot, 'on-disk', 'hello.txt'), 'utf8')).toBe('hello disk');
-    expect((await api.createFolder('on-disk/empty/')).status).toBe(201);
+    expect((await api.folder('on-disk/empty/')).response.status).toBe(201);
     expect(existsSync(join(docsRoot, 'on-disk', 'empty'))).toBe(true);
   });
 
@@ -118,17 +119,17 @@ describe('provider items on a LOCAL provider', () => {
       await errorBody(await api.content('escape/secret.txt'), 404, 'NOT_FOUND');
       await errorBody(await api.content('escape-file.txt'), 404, 'NOT_FOUND');
       // A download URL is presigned without a lookup (as the reference API does); using it gives 404.
-      const link = (await (await api.downloadUrl('escape/secret.txt')).json()) as { url: string };
+      const link = await ok(api.presignDownload('escape/secret.txt'));
       expect((await fetch(link.url)).status).toBe(404);
     });
 
     it('does not write, rename or delete through it', async () => {
-      const upload = await api.upload('escape/', 'planted.txt', 'x', 'text/plain');
-      expect(upload.status).toBeGreaterThanOrEqual(400);
-      expect((await api.createFolder('escape/new/')).status).toBeGreaterThanOrEqual(400);
+      const upload = await api.send('escape/', 'planted.txt', 'x', 'text/plain');
+      expect(upload.response.status).toBeGreaterThanOrEqual(400);
+      expect((await api.folder('escape/new/')).response.status).toBeGreaterThanOrEqual(400);
       await errorBody(await api.rename('escape/secret.txt', 'stolen.txt'), 404, 'NOT_FOUND');
       await errorBody(await api.delete('escape/secret.txt'), 404, 'NOT_FOUND');
-      const target = (await (await api.uploadUrl({ key: 'escape/presigned.txt' })).json()) as { url: string };
+      const target = await api.uploadTarget({ key: 'escape/presigned.txt' });
       expect((await put(target.url, Buffer.from('x'), 'text/plain')).status).toBeGreaterThanOrEqual(400);
       expect(readdirSync(outside)).toEqual(['secret.txt']);
       expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('outside the root');
@@ -144,13 +145,13 @@ describe('provider items on a LOCAL provider', () => {
     const signer = new TransferGrantSigner(deriveKey(SIGNING_SECRET, 'transfer-grant'));
 
     it('points upload and download URLs at the gateway public URL', async () => {
-      const up = (await (await api.uploadUrl({ key: 'signed/a.txt' })).json()) as { url: string };
+      const up = await api.uploadTarget({ key: 'signed/a.txt' });
       expect(up.url.startsWith(`${s.stack.baseUrl}/api/storage/transfer/`)).toBe(true);
     });
 
     it('answers 403 to a tampered or expired URL, and to a download URL used for an upload', async () => {
-      expect((await api.upload('signed/', 'b.txt', 'bbb', 'text/plain')).status).toBe(201);
-      const { url } = (await (await api.downloadUrl('signed/b.txt')).json()) as { url: string };
+      expect((await api.send('signed/', 'b.txt', 'bbb', 'text/plain')).response.status).toBe(201);
+      const { url } = await ok(api.presignDownload('signed/b.txt'));
       const [body, sig] = url.slice(url.lastIndexOf('/') + 1).split('.');
       const wire = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
       const origin = url.slice(0, url.lastIndexOf('/') + 1);
@@ -168,7 +169,7 @@ describe('provider items on a LOCAL provider', () => {
       const expiredRes = await fetch(`${origin}${expired}`);
       expect((await errorBody(expiredRes, 403, 'FORBIDDEN')).message).toMatch(/expired/);
       expect((await put(url, Buffer.from('overwrite'), 'text/plain')).status).toBe(403);
-      expect(await (await api.content('signed/b.txt')).text()).toBe('bbb');
+      expect(await api.text('signed/b.txt')).toBe('bbb');
       // The same key signed properly and not yet expired works: the 403s above were about the URL alone.
       const fresh = signer.sign({
         providerId: DOCS_ID,
@@ -194,8 +195,8 @@ describe('provider items on a LOCAL provider', () => {
     });
 
     it('serves Range requests on a download URL', async () => {
-      await api.upload('signed/', 'range.txt', '0123456789', 'text/plain');
-      const { url } = (await (await api.downloadUrl('signed/range.txt')).json()) as { url: string };
+      await api.send('signed/', 'range.txt', '0123456789', 'text/plain');
+      const { url } = await ok(api.presignDownload('signed/range.txt'));
       const res = await fetch(url, { headers: { range: 'bytes=2-4' } });
       expect(res.status).toBe(206);
       expect(res.headers.get('content-range')).toBe('bytes 2-4/10');
@@ -203,11 +204,11 @@ describe('provider items on a LOCAL provider', () => {
     });
 
     it('refuses a presigned PUT larger than the size asked for (413), storing nothing', async () => {
-      const { url } = (await (await api.uploadUrl({ key: 'signed/sized.bin', size: 10 })).json()) as { url: string };
+      const { url } = await api.uploadTarget({ key: 'signed/sized.bin', size: 10 });
       expect((await put(url, Buffer.alloc(11), 'application/octet-stream')).status).toBe(413);
       await errorBody(await api.confirm('signed/sized.bin'), 404, 'NOT_FOUND');
       expect((await put(url, Buffer.alloc(10), 'application/octet-stream')).status).toBe(200);
-      expect((await api.confirm('signed/sized.bin')).status).toBe(200);
+      expect((await api.confirmUpload('signed/sized.bin')).response.status).toBe(200);
     });
   });
 
@@ -259,7 +260,7 @@ describe('provider items on a LOCAL provider', () => {
     });
 
     it('presigned PUT: the item never appears and the staging area is empty', async () => {
-      const { url } = (await (await api.uploadUrl({ key: 'broken/presigned.bin' })).json()) as { url: string };
+      const { url } = await api.uploadTarget({ key: 'broken/presigned.bin' });
       const path = url.slice(s.stack.baseUrl.length);
       await sendPartAndDrop('PUT', path, { 'Content-Type': 'application/octet-stream' }, Buffer.alloc(256 * 1024, 2), 512 * 1024);
       await eventually(stagingEmpty, 'the staging area emptying');

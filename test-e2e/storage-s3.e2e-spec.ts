@@ -2,6 +2,7 @@ import { Client } from 'minio';
 import { connect as netConnect } from 'node:net';
 import { startS3Server, type TestS3Server } from '@docintel/testing';
 import { itemsContract, put, type ContractContext } from './storage-contract';
+import { clientFor, ok } from './support/client';
 import { errorBody } from './support/http';
 import { EventLog, eventually, ItemsApi, NAMESPACE, OTHER_NAMESPACE, startStorageStack, type StorageStack } from './storage-support';
 
@@ -95,8 +96,8 @@ describe('provider items on an S3 provider', () => {
   it('keeps each namespace of a per-namespace provider under its own key prefix, and hands out URLs inside it', async () => {
     const a = new ItemsApi(s.stack, ISOLATED_ID, s.token);
     const b = new ItemsApi(s.stack, ISOLATED_ID, s.otherToken);
-    expect((await a.upload('objects/', 'same.txt', 'A bytes', 'text/plain')).status).toBe(201);
-    expect((await b.upload('objects/', 'same.txt', 'B bytes', 'text/plain')).status).toBe(201);
+    expect((await a.send('objects/', 'same.txt', 'A bytes', 'text/plain')).response.status).toBe(201);
+    expect((await b.send('objects/', 'same.txt', 'B bytes', 'text/plain')).response.status).toBe(201);
     const read = async (key: string) => {
       const chunks: Buffer[] = [];
       for await (const c of await client.getObject(TENANTS_BUCKET, key)) chunks.push(c as Buffer);
@@ -106,25 +107,23 @@ describe('provider items on an S3 provider', () => {
     expect(await read(`docintel/ns/${OTHER_NAMESPACE}/objects/same.txt`)).toBe('B bytes');
     // Keys stay relative to the namespace's prefix; presigned URLs point inside it.
     expect(await a.listOk({ key: 'objects/' })).toMatchObject({ items: [{ key: 'objects/same.txt' }] });
-    const up = (await (await b.uploadUrl({ key: 'objects/direct.txt' })).json()) as { url: string };
+    const up = await b.uploadTarget({ key: 'objects/direct.txt' });
     expect(up.url.startsWith(`${s3.endpoint}/${TENANTS_BUCKET}/docintel/ns/${OTHER_NAMESPACE}/objects/direct.txt?`)).toBe(true);
   });
 
   it('lets only the namespaces of a mapping use a provider, each at its own prefix', async () => {
     const acme = new ItemsApi(s.stack, MAPPED_ID, s.token);
-    expect((await acme.upload('', 'm.txt', 'mapped', 'text/plain')).status).toBe(201);
+    expect((await acme.send('', 'm.txt', 'mapped', 'text/plain')).response.status).toBe(201);
     expect((await client.statObject(TENANTS_BUCKET, 'mapped-acme/m.txt')).size).toBe(6);
     await errorBody(await new ItemsApi(s.stack, MAPPED_ID, s.otherToken).list(), 403, 'FORBIDDEN');
     const visible = async (token: string) =>
-      (
-        (await (await s.stack.request('/api/core/providers?pageSize=100', { token })).json()) as { data: Array<{ id: { id: string } }> }
-      ).data.map((p) => p.id.id);
+      (await ok(clientFor(s.stack, token).GET('/api/core/providers', { params: { query: { pageSize: 100 } } }))).data.map((p) => p.id.id);
     expect(await visible(s.token)).toContain(MAPPED_ID);
     expect(await visible(s.otherToken)).not.toContain(MAPPED_ID);
   });
 
   it('stores uploads as objects in the bucket, with their content type', async () => {
-    expect((await api.upload('objects/', 'note.md', '# hi', 'text/markdown')).status).toBe(201);
+    expect((await api.send('objects/', 'note.md', '# hi', 'text/markdown')).response.status).toBe(201);
     const stat = await client.statObject(BUCKET, 'objects/note.md');
     expect(stat.size).toBe(4);
     expect(stat.metaData['content-type']).toBe('text/markdown');
@@ -132,19 +131,16 @@ describe('provider items on an S3 provider', () => {
   });
 
   it('hands out real S3 presigned URLs, which the bucket checks itself', async () => {
-    const up = (await (await api.uploadUrl({ key: 'direct/put.txt', mediaType: 'text/plain' })).json()) as {
-      url: string;
-      supported: boolean;
-    };
+    const up = await api.uploadTarget({ key: 'direct/put.txt', mediaType: 'text/plain' });
     expect(up.supported).toBe(true);
     expect(up.url.startsWith(`${s3.endpoint}/${BUCKET}/direct/put.txt?`)).toBe(true);
     expect(new URL(up.url).searchParams.get('X-Amz-Signature')).toEqual(expect.any(String));
     const tampered = up.url.replace('direct/put.txt', 'direct/other.txt');
     expect((await put(tampered, Buffer.from('nope'), 'text/plain')).status).toBe(403);
     expect((await put(up.url, Buffer.from('straight to S3'), 'text/plain')).status).toBe(200);
-    expect((await api.confirm('direct/put.txt')).status).toBe(200);
+    expect((await api.confirmUpload('direct/put.txt')).response.status).toBe(200);
 
-    const down = (await (await api.downloadUrl('direct/put.txt', 5)).json()) as { url: string; expiresInSeconds: number };
+    const down = await ok(api.presignDownload('direct/put.txt', 5));
     expect(down.expiresInSeconds).toBe(300);
     expect(down.url.startsWith(`${s3.endpoint}/${BUCKET}/direct/put.txt?`)).toBe(true);
     expect(await (await fetch(down.url)).text()).toBe('straight to S3');
@@ -152,11 +148,11 @@ describe('provider items on an S3 provider', () => {
   });
 
   it('keeps an empty folder, and deletes a folder with everything under it', async () => {
-    expect((await api.createFolder('tree/empty/')).status).toBe(201);
+    expect((await api.folder('tree/empty/')).response.status).toBe(201);
     expect(await api.keys('tree/')).toEqual(['tree/empty/']);
-    await api.upload('tree/full/deeper/', 'a.txt', 'a', 'text/plain');
-    await api.upload('tree/full/', 'b.txt', 'b', 'text/plain');
-    expect((await api.delete('tree/full/')).status).toBe(204);
+    await api.send('tree/full/deeper/', 'a.txt', 'a', 'text/plain');
+    await api.send('tree/full/', 'b.txt', 'b', 'text/plain');
+    expect((await api.remove('tree/full/')).response.status).toBe(204);
     expect(await api.keys('tree/')).toEqual(['tree/empty/']);
     const left: string[] = [];
     for await (const o of client.listObjectsV2(BUCKET, 'tree/full/', true)) left.push((o as { name: string }).name);

@@ -6,7 +6,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from 'nats';
+import type { DocintelClient, ProviderItem, ProviderItemListing, UploadUrlRequest, UploadUrlResponse } from '@docintel/api-client';
 import { TestStack } from '@docintel/testing';
+import { clientFor, ok } from './support/client';
 
 export const NAMESPACE = 'acme';
 export const OTHER_NAMESPACE = 'globex';
@@ -49,28 +51,30 @@ export async function startStorageStack(
   return { stack, token, otherToken, close: () => stack.stop() };
 }
 
-export interface Item {
-  providerId: string;
-  key: string;
-  type: 'FILE' | 'FOLDER';
-  size?: number | null;
-  extension?: string | null;
-  mediaType?: string | null;
-  lastModified?: number | null;
-}
+export type Item = ProviderItem;
+export type Listing = ProviderItemListing;
 
-export interface Listing {
-  items: Item[];
-  nextCursor?: string;
-}
-
-/** The items API of one provider, as one caller. */
+/**
+ * The items API of one provider, as one caller. The methods that resolve with a Response are raw
+ * requests, for the error-shape checks (errorBody) and what the client cannot send; the others go
+ * through the typed client (@docintel/api-client) and resolve with its result (data, error,
+ * response) or, for listOk, listAll and keys, with the data.
+ */
 export class ItemsApi {
+  /** The typed client acting as this caller. */
+  readonly client: DocintelClient;
+
   constructor(
     private readonly stack: TestStack,
     readonly providerId: string,
     private readonly token: string | undefined,
-  ) {}
+  ) {
+    this.client = clientFor(stack, token);
+  }
+
+  private get provider() {
+    return { path: { providerId: this.providerId } };
+  }
 
   path(suffix = '', query: Record<string, string | number | undefined> = {}): string {
     const q = new URLSearchParams();
@@ -99,9 +103,11 @@ export class ItemsApi {
   }
 
   async listOk(query: { key?: string; q?: string; cursor?: string; limit?: number } = {}): Promise<Listing> {
-    const res = await this.list(query);
-    expect({ status: res.status, body: res.status === 200 ? '' : await res.text() }).toEqual({ status: 200, body: '' });
-    return (await res.json()) as Listing;
+    const { data, error, response } = await this.client.GET('/api/core/providers/{providerId}/items', {
+      params: { ...this.provider, query },
+    });
+    expect({ status: response.status, body: response.status === 200 ? '' : error }).toEqual({ status: 200, body: '' });
+    return data as Listing;
   }
 
   /** Every item of a directory, following nextCursor. */
@@ -168,6 +174,73 @@ export class ItemsApi {
 
   content(key: string, headers: Record<string, string> = {}): Promise<Response> {
     return this.request('GET', '/content', { key }, undefined, headers);
+  }
+
+  /** A multipart upload (part `file`) into `directory` (the root when undefined). */
+  send(directory: string | undefined, name: string, bytes: Buffer | string, type = 'application/octet-stream') {
+    const file = new Blob([bytes], { type });
+    const form = new FormData();
+    form.append('file', file, name);
+    return this.client.POST('/api/core/providers/{providerId}/items', {
+      params: { ...this.provider, query: { key: directory } },
+      body: { file },
+      // openapi-fetch sends FormData as it is, and lets fetch write the multipart Content-Type.
+      bodySerializer: () => form,
+    });
+  }
+
+  /** Creates a folder (JSON { key }). */
+  folder(key: string) {
+    return this.client.POST('/api/core/providers/{providerId}/items', { params: this.provider, body: { key } });
+  }
+
+  /** Deletes an item; the body, if any, is left unread (parseAs stream), for a test to check. */
+  remove(key: string) {
+    return this.client.DELETE('/api/core/providers/{providerId}/items', { params: this.provider, body: { key }, parseAs: 'stream' });
+  }
+
+  renameTo(key: string, newName: string) {
+    return this.client.PATCH('/api/core/providers/{providerId}/items', { params: { ...this.provider, query: { newName } }, body: { key } });
+  }
+
+  presignUpload(body: UploadUrlRequest) {
+    return this.client.POST('/api/core/providers/{providerId}/items/upload-url', { params: this.provider, body });
+  }
+
+  /** An upload URL (200 expected) from a provider that presigns: `url` is there whenever `supported` is true. */
+  async uploadTarget(body: UploadUrlRequest): Promise<UploadUrlResponse & { url: string }> {
+    const target = await ok(this.presignUpload(body));
+    if (!target.supported || !target.url) throw new Error(`no upload URL for ${body.key}: ${JSON.stringify(target)}`);
+    return { ...target, url: target.url };
+  }
+
+  confirmUpload(key: string) {
+    return this.client.POST('/api/core/providers/{providerId}/items/confirm', { params: this.provider, body: { key } });
+  }
+
+  presignDownload(key: string, expirationMinutes?: number) {
+    return this.client.GET('/api/core/providers/{providerId}/items/download-url', {
+      params: { ...this.provider, query: { key, expirationMinutes } },
+    });
+  }
+
+  /** The content of a file, as bytes (a Range header may ask for part of it). */
+  read(key: string, headers: Record<string, string> = {}) {
+    return this.client.GET('/api/core/providers/{providerId}/items/content', {
+      params: { ...this.provider, query: { key } },
+      headers,
+      parseAs: 'arrayBuffer',
+    });
+  }
+
+  /** The content of a file as text (200 expected). */
+  async text(key: string): Promise<string> {
+    const { data, error, response } = await this.client.GET('/api/core/providers/{providerId}/items/content', {
+      params: { ...this.provider, query: { key } },
+      parseAs: 'text',
+    });
+    if (response.status !== 200) throw new Error(`content of ${key} answered ${response.status}: ${JSON.stringify(error)}`);
+    return data as string;
   }
 }
 

@@ -53,7 +53,7 @@ describe('a failing asynchronous trigger', () => {
     expect(done.additionalInfos.node_embedding).toMatchObject({ status: 'FAILED', embeddedNodes: 0, failedBatches: 1 });
     expect(done.additionalInfos.node_embedding?.lastError).toMatch(/openai embedding endpoint at http:\/\/127\.0\.0\.1:\d+\/v1 failed/);
     expect(await db.vectors(file.id.id)).toBe(0);
-    expect((await acme.document(file.id.id, 'text')).status).toBe(200);
+    expect((await acme.document(file.id.id, 'text')).response.status).toBe(200);
     expect(done.additionalInfos.ontologies).toMatchObject({ status: 'SUCCESS' });
 
     // After its last delivery the batch is parked on the dead-letter subject, with the error.

@@ -1,3 +1,4 @@
+import type { DocumentNode } from '@docintel/api-client';
 import { TestStack } from '@docintel/testing';
 import { eventually, Indexer, IndexingDb } from './support/indexing';
 
@@ -39,7 +40,7 @@ describe('rules and triggers at work', () => {
       expect(aborted.indexed).toBe(false);
       expect(aborted.checksum).toBeNull();
       expect(await db.nodes(txt.id.id)).toBe(0);
-      expect((await acme.document(txt.id.id)).status).toBe(409);
+      expect((await acme.document(txt.id.id)).response.status).toBe(409);
 
       const parsed = await acme.settled(pdf.id.id);
       expect(parsed.lastIndexationInfos.status).toBe('SUCCESS');
@@ -57,7 +58,7 @@ describe('rules and triggers at work', () => {
       expect(aborted.lastIndexationInfos.status).toBe('ABORTED');
       expect(aborted.lastIndexationInfos.errorMessage).toMatch(/disabled in this namespace/);
       expect(await acme.rule('corpus_parsing', {})).toBe(201);
-      expect((await acme.call('POST', `/api/core/files/${file.id.id}/reindex?reparse=true`)).status).toBe(202);
+      expect(await acme.reindex(file.id.id, true)).toBe(202);
       const done = await eventually(
         'the reparse',
         () => acme.get(file.id.id),
@@ -131,14 +132,8 @@ describe('rules and triggers at work', () => {
   });
 
   describe('formula_augmentation (asynchronous)', () => {
-    interface Node {
-      type: string;
-      text: string;
-      attributes?: Record<string, unknown>;
-      children: Node[];
-    }
-    const walk = (n: Node): Node[] => [n, ...n.children.flatMap(walk)];
-    const tree = async (indexer: Indexer, id: string) => walk((await (await indexer.document(id)).json()) as Node);
+    const walk = (n: DocumentNode): DocumentNode[] => [n, ...n.children.flatMap(walk)];
+    const tree = async (indexer: Indexer, id: string) => walk(await indexer.tree(id));
 
     afterAll(async () => {
       expect([200, 201]).toContain(await acme.rule('formula_augmentation', {}));

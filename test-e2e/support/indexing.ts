@@ -1,11 +1,24 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import {
+  INDEXATION_TERMINAL_STATUSES,
+  unwrap,
+  uploadMultipart,
+  waitForIndexedFile,
+  type DocintelClient,
+  type DocumentNode,
+  type IndexationStatus,
+  type IndexedFile as ApiIndexedFile,
+} from '@docintel/api-client';
 import { REPO_ROOT, type TestStack } from '@docintel/testing';
+import { clientFor, eventually, ok, within } from './client';
+
+export { eventually } from './client';
 
 export const CORPUS = join(REPO_ROOT, '..', 'shared', 'corpus');
 
-export type Status = 'PENDING' | 'RUNNING' | 'SUCCESS' | 'FAILED' | 'ABORTED';
+export type Status = IndexationStatus;
 
 export interface StepInfo {
   status: 'PENDING' | 'RUNNING' | 'SUCCESS' | 'SKIPPED' | 'FAILED';
@@ -21,55 +34,45 @@ export interface StepInfo {
   [key: string]: unknown;
 }
 
-export interface IndexedFile {
-  id: { id: string };
-  name: string;
-  size: number;
-  checksum: string | null;
-  mediaType: string | null;
-  indexed: boolean;
-  title: string | null;
-  authors: string | null;
-  description: string | null;
-  lastIndexationInfos: { status: Status; errorMessage: string | null };
-  additionalInfos: {
-    node_embedding?: StepInfo;
-    formula_augmentation?: StepInfo;
-    ontologies?: { status: string; concepts: number; lastError: string | null };
-    parsing?: { format: string; mediaType: string; nodes: number; warnings: string[] };
-    [key: string]: unknown;
-  };
+/** What indexing-service records in additionalInfos, which the OpenAPI document declares as a free-form object. */
+export interface AdditionalInfos {
+  node_embedding?: StepInfo;
+  formula_augmentation?: StepInfo;
+  passage_indexing?: StepInfo;
+  ontologies?: { status: string; concepts: number; lastError: string | null; updatedTime?: number };
+  parsing?: { format: string; mediaType: string; nodes: number; warnings: string[] };
+  [key: string]: unknown;
 }
 
-export const TERMINAL: Status[] = ['SUCCESS', 'FAILED', 'ABORTED'];
+/** An IndexedFile as the client reads it, with additionalInfos read as indexing-service fills it in. */
+export type IndexedFile = Omit<ApiIndexedFile, 'additionalInfos'> & { additionalInfos: AdditionalInfos };
+
+// The document leaves additionalInfos free-form: the tests read the steps' records in it.
+const withSteps = (file: ApiIndexedFile): IndexedFile => file as IndexedFile;
+
+export const TERMINAL: readonly Status[] = INDEXATION_TERMINAL_STATUSES;
 const STEP_DONE = ['SUCCESS', 'SKIPPED', 'FAILED'];
 
-/** Polls until `ready` holds; fails with the last value seen. Waiting is not timing: the bound only stops a hung run. */
-export async function eventually<T>(label: string, read: () => Promise<T>, ready: (v: T) => boolean, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T = await read();
-  while (!ready(last)) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${label}; last seen: ${JSON.stringify(last, null, 1).slice(0, 3000)}`);
-    await new Promise((r) => setTimeout(r, 150));
-    last = await read();
-  }
-  return last;
-}
+type DocumentFormat = 'json' | 'markdown' | 'text';
 
-/** A user of one namespace indexing files through the gateway, as a client would. */
+/** A user of one namespace indexing files through the gateway, as a client would (@docintel/api-client). */
 export class Indexer {
+  /** The typed client, acting with this user's token. */
+  readonly api: DocintelClient;
+
   constructor(
     readonly stack: TestStack,
     readonly token: string,
     readonly providerId: string,
     /** Another gateway replica to send requests to, or the stack's own. */
     readonly baseUrl: string = stack.baseUrl,
-  ) {}
+  ) {
+    this.api = clientFor(stack, token, { baseUrl });
+  }
 
   static async forNamespace(stack: TestStack, namespace: string, email: string): Promise<Indexer> {
     const token = await stack.token(namespace, email);
-    const res = await stack.request('/api/core/providers', { token });
-    const providers = (await res.json()) as { data: Array<{ id: { id: string } }> };
+    const providers = await unwrap(clientFor(stack, token).GET('/api/core/providers'));
     return new Indexer(stack, token, providers.data[0].id.id);
   }
 
@@ -77,6 +80,7 @@ export class Indexer {
     return new Indexer(this.stack, this.token, this.providerId, baseUrl);
   }
 
+  /** A raw request, for what the client cannot send (malformed requests) and the error-shape checks (errorBody). */
   call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
     return fetch(`${this.baseUrl}${path}`, {
       method,
@@ -85,28 +89,15 @@ export class Indexer {
     });
   }
 
-  /** Uploads a corpus document (path under ../shared/corpus) or given bytes to `key`. */
+  /** Uploads (multipart) a corpus document (path under ../shared/corpus) or given bytes to `key`. */
   async upload(key: string, source: { corpus: string } | { bytes: Buffer | string }): Promise<Buffer> {
     const bytes = 'corpus' in source ? readFileSync(join(CORPUS, source.corpus)) : Buffer.from(source.bytes);
-    const slash = key.lastIndexOf('/');
-    const form = new FormData();
-    form.append('file', new Blob([bytes]), key.slice(slash + 1));
-    const res = await fetch(
-      `${this.baseUrl}/api/core/providers/${this.providerId}/items?key=${encodeURIComponent(key.slice(0, slash + 1))}`,
-      {
-        method: 'POST',
-        headers: { authorization: `Bearer ${this.token}` },
-        body: form,
-      },
-    );
-    if (res.status !== 201) throw new Error(`upload of ${key} answered ${res.status}: ${await res.text()}`);
+    await uploadMultipart(this.api, { providerId: this.providerId, key, body: bytes });
     return bytes;
   }
 
   async create(key: string): Promise<IndexedFile> {
-    const res = await this.call('POST', '/api/core/files', { providerId: this.providerId, key });
-    if (res.status !== 201) throw new Error(`POST /files for ${key} answered ${res.status}: ${await res.text()}`);
-    return (await res.json()) as IndexedFile;
+    return withSteps(await ok(this.api.POST('/api/core/files', { body: { providerId: this.providerId, key } }), 201));
   }
 
   /** Uploads and creates the IndexedFile. */
@@ -116,19 +107,12 @@ export class Indexer {
   }
 
   async get(id: string): Promise<IndexedFile> {
-    const res = await this.call('GET', `/api/core/files/${id}`);
-    if (res.status !== 200) throw new Error(`GET /files/${id} answered ${res.status}: ${await res.text()}`);
-    return (await res.json()) as IndexedFile;
+    return withSteps(await ok(this.api.GET('/api/core/files/{id}', { params: { path: { id } } })));
   }
 
-  /** Waits for the indexation to end (SUCCESS, FAILED or ABORTED). */
-  settled(id: string, timeoutMs?: number): Promise<IndexedFile> {
-    return eventually(
-      `file ${id} to settle`,
-      () => this.get(id),
-      (f) => TERMINAL.includes(f.lastIndexationInfos.status),
-      timeoutMs,
-    );
+  /** Waits (waitForIndexedFile) for the indexation to end (SUCCESS, FAILED or ABORTED). */
+  async settled(id: string, timeoutMs = 90_000): Promise<IndexedFile> {
+    return withSteps(await within(`file ${id} to settle`, timeoutMs, (options) => waitForIndexedFile(this.api, id, options)));
   }
 
   /** Waits for the indexation and the given asynchronous steps to be over. */
@@ -145,14 +129,44 @@ export class Indexer {
     );
   }
 
-  async document(id: string, format: 'json' | 'markdown' | 'text' = 'json'): Promise<Response> {
-    return this.call('GET', `/api/core/files/${id}/document?format=${format}`);
+  /** GET /files/{id}/document: the client's result, the node tree for json, the rendered document otherwise. */
+  document(id: string, format?: 'json'): Promise<{ data?: DocumentNode; error?: unknown; response: Response }>;
+  document(id: string, format: 'markdown' | 'text'): Promise<{ data?: string; error?: unknown; response: Response }>;
+  async document(
+    id: string,
+    format: DocumentFormat = 'json',
+  ): Promise<{ data?: DocumentNode | string; error?: unknown; response: Response }> {
+    const init = { params: { path: { id }, query: { format } } };
+    if (format !== 'json') return this.api.GET('/api/core/files/{id}/document', { ...init, parseAs: 'text' });
+    // The 200 of this operation has three media types: format=json is the node tree.
+    const { data, error, response } = await this.api.GET('/api/core/files/{id}/document', init);
+    return { data: data as DocumentNode | undefined, error, response };
   }
 
+  /** The node tree of an indexed file (200 expected). */
+  async tree(id: string): Promise<DocumentNode> {
+    return (await ok(this.document(id, 'json'))) as DocumentNode;
+  }
+
+  /** The document in reading order, as Markdown or text (200 expected). */
+  async text(id: string, format: 'markdown' | 'text' = 'text'): Promise<string> {
+    return (await ok(this.document(id, format))) as string;
+  }
+
+  /** POST /files/{id}/reindex (with reparse: a new parse of the content); resolves with the status. */
+  async reindex(id: string, reparse?: boolean): Promise<number> {
+    const query = reparse === undefined ? {} : { reparse };
+    return (await this.api.POST('/api/core/files/{id}/reindex', { params: { path: { id }, query } })).response.status;
+  }
+
+  /** Puts the namespace's rule of a trigger (PUT), or deletes it (filter null); resolves with the status. */
   async rule(trigger: string, filter: Record<string, unknown> | null): Promise<number> {
-    const res =
-      filter === null ? await this.call('DELETE', `/v1/rules/${trigger}`) : await this.call('PUT', `/v1/rules/${trigger}`, { filter });
-    return res.status;
+    const path = { params: { path: { trigger_id: trigger } } };
+    const { response } =
+      filter === null
+        ? await this.api.DELETE('/v1/rules/{trigger_id}', path)
+        : await this.api.PUT('/v1/rules/{trigger_id}', { ...path, body: { filter } });
+    return response.status;
   }
 }
 
