@@ -117,6 +117,10 @@ async function startS3rver(): Promise<TestS3Server> {
       handle(req, res);
     })().catch((err: unknown) => sendError(res, 500, 'InternalError', (err as Error).message));
   });
+  // Node closes an idle kept-alive connection after 5 s; a client reusing it at that moment (the
+  // gap between two tests on a loaded machine) gets ECONNRESET. Real S3 servers keep them longer.
+  server.keepAliveTimeout = 60_000;
+  server.headersTimeout = 61_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const endpoint = `http://127.0.0.1:${port}`;
