@@ -1,5 +1,4 @@
 import { Alert, Anchor, Card, Checkbox, Group, Loader, NativeSelect, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { getAnnotations } from '@docintel/api-client';
 import { useState } from 'react';
 import { describeError, unwrap } from '../../api/client';
 import { useAsync } from '../../lib/use-async';
@@ -7,7 +6,7 @@ import { Link } from '../../router/router';
 import { paths } from '../../router/routes';
 import { useApi } from '../../session/session';
 import { CellCitations, JobStatusCard, TypedAnswer } from './components';
-import { useJob } from './job-api';
+import { useJob, useJobOutputs } from './job-api';
 import { JobForm, RemoveRowButton, useJobSubmit, useRows } from './job-form';
 import { filesInput, TargetPicker, type Target } from './pickers';
 import { DATA_TYPES, resultsByFile, type DataType } from './values';
@@ -103,19 +102,14 @@ export function ExtractionPanel({ jobId }: { jobId: string | null }) {
 function ExtractionJob({ jobId }: { jobId: string }) {
   const api = useApi();
   const state = useJob('extraction', jobId);
-  const status = state.job?.status;
-  const done = state.job?.progress ? state.job.progress.done + state.job.progress.failed : 0;
-  const outputs = useAsync(
-    async (signal) =>
-      status
-        ? Promise.all([
-            unwrap(api.GET('/api/core/extraction/jobs/{jobId}/results', { params: { path: { jobId } }, signal })),
-            getAnnotations(api, 'extraction', jobId, signal),
-          ])
-        : null,
-    [api, jobId, status, done],
+  const {
+    results,
+    annotations,
+    error: outputsError,
+    status,
+  } = useJobOutputs('extraction', state, jobId, (signal) =>
+    unwrap(api.GET('/api/core/extraction/jobs/{jobId}/results', { params: { path: { jobId } }, signal })),
   );
-  const [results, annotations] = outputs.data ?? [null, undefined];
   // File names: from the citations when there are some, else read once per file.
   const groups = results ? resultsByFile(results.results) : [];
   const ids = groups.map((g) => g.fileId).join(',');
@@ -134,12 +128,12 @@ function ExtractionJob({ jobId }: { jobId: string }) {
   return (
     <Stack>
       <JobStatusCard {...state} onCancel={state.cancel} />
-      {outputs.error ? (
+      {outputsError ? (
         <Alert color="red" role="alert">
-          {describeError(outputs.error)}
+          {describeError(outputsError)}
         </Alert>
       ) : null}
-      {!results && status && !outputs.error && <Loader size="sm" aria-label="Loading values" />}
+      {!results && status && !outputsError && <Loader size="sm" aria-label="Loading values" />}
       {groups.map((g) => {
         const name = names.data?.get(g.fileId) ?? '…';
         return (

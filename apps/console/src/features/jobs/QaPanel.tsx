@@ -1,12 +1,11 @@
 import { Alert, Badge, Card, Checkbox, Group, Loader, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
-import { getAnnotations } from '@docintel/api-client';
 import { useState } from 'react';
 import { describeError, unwrap } from '../../api/client';
 import { useAsync } from '../../lib/use-async';
 import { paths } from '../../router/routes';
 import { useApi } from '../../session/session';
 import { Citations, JobStatusCard, TypedAnswer } from './components';
-import { useJob } from './job-api';
+import { useJob, useJobOutputs } from './job-api';
 import { JobForm, RemoveRowButton, useJobSubmit, useRows } from './job-form';
 import { filesInput, TargetPicker, type Target } from './pickers';
 import { DATA_TYPES, splitList, type DataType } from './values';
@@ -109,32 +108,26 @@ export function QaPanel({ jobId }: { jobId: string | null }) {
 function QaJob({ jobId }: { jobId: string }) {
   const api = useApi();
   const state = useJob('qa', jobId);
-  const status = state.job?.status;
-  const done = state.job?.progress ? state.job.progress.done + state.job.progress.failed : 0;
   const inputs = useAsync(() => unwrap(api.GET('/api/core/qa/jobs/{jobId}/inputs', { params: { path: { jobId } } })), [api, jobId]);
-  // Results and citations are read again as units end: a running job shows what it answered so far.
-  const outputs = useAsync(
-    async (signal) =>
-      status
-        ? Promise.all([
-            unwrap(api.GET('/api/core/qa/jobs/{jobId}/results', { params: { path: { jobId } }, signal })),
-            getAnnotations(api, 'qa', jobId, signal),
-          ])
-        : null,
-    [api, jobId, status, done],
+  const {
+    results,
+    annotations,
+    error: outputsError,
+    status,
+  } = useJobOutputs('qa', state, jobId, (signal) =>
+    unwrap(api.GET('/api/core/qa/jobs/{jobId}/results', { params: { path: { jobId } }, signal })),
   );
   const types = new Map((inputs.data?.questions ?? []).map((q) => [q.id, q.answerType]));
-  const [results, annotations] = outputs.data ?? [null, undefined];
 
   return (
     <Stack>
       <JobStatusCard {...state} onCancel={state.cancel} />
-      {outputs.error ? (
+      {outputsError ? (
         <Alert color="red" role="alert">
-          {describeError(outputs.error)}
+          {describeError(outputsError)}
         </Alert>
       ) : null}
-      {!results && status && !outputs.error && <Loader size="sm" aria-label="Loading answers" />}
+      {!results && status && !outputsError && <Loader size="sm" aria-label="Loading answers" />}
       {results?.results.map((r) => (
         <Card withBorder key={r.questionId} component="section" aria-label={`Answer to ${r.question}`} data-question={r.questionId}>
           <Stack gap="xs">

@@ -1,12 +1,10 @@
 import { Alert, Card, Checkbox, Group, Loader, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
-import { getAnnotations } from '@docintel/api-client';
 import { useState } from 'react';
 import { describeError, unwrap } from '../../api/client';
-import { useAsync } from '../../lib/use-async';
 import { paths } from '../../router/routes';
 import { useApi } from '../../session/session';
 import { CellCitations, JobStatusCard } from './components';
-import { useJob } from './job-api';
+import { useJob, useJobOutputs } from './job-api';
 import { JobForm, RemoveRowButton, useJobSubmit, useRows } from './job-form';
 import { filesInput, TargetPicker, type Target } from './pickers';
 import { columnKey, entityRows, type EntityColumn } from './values';
@@ -122,19 +120,14 @@ export function TablePanel({ jobId }: { jobId: string | null }) {
 function TableJob({ jobId }: { jobId: string }) {
   const api = useApi();
   const state = useJob('multi-dim-extraction', jobId);
-  const status = state.job?.status;
-  const done = state.job?.progress ? state.job.progress.done + state.job.progress.failed : 0;
-  const outputs = useAsync(
-    async (signal) =>
-      status
-        ? Promise.all([
-            unwrap(api.GET('/api/core/multi-dim-extraction/jobs/{jobId}/results', { params: { path: { jobId } }, signal })),
-            getAnnotations(api, 'multi-dim-extraction', jobId, signal),
-          ])
-        : null,
-    [api, jobId, status, done],
+  const {
+    results,
+    annotations,
+    error: outputsError,
+    status,
+  } = useJobOutputs('multi-dim-extraction', state, jobId, (signal) =>
+    unwrap(api.GET('/api/core/multi-dim-extraction/jobs/{jobId}/results', { params: { path: { jobId } }, signal })),
   );
-  const [results, annotations] = outputs.data ?? [null, undefined];
   const extraction = results?.entityExtraction;
   const columns = extraction?.schema.columns ?? [];
   const rows = extraction ? entityRows(extraction) : [];
@@ -142,12 +135,12 @@ function TableJob({ jobId }: { jobId: string }) {
   return (
     <Stack>
       <JobStatusCard {...state} onCancel={state.cancel} />
-      {outputs.error ? (
+      {outputsError ? (
         <Alert color="red" role="alert">
-          {describeError(outputs.error)}
+          {describeError(outputsError)}
         </Alert>
       ) : null}
-      {!results && status && !outputs.error && <Loader size="sm" aria-label="Loading rows" />}
+      {!results && status && !outputsError && <Loader size="sm" aria-label="Loading rows" />}
       {extraction && (
         <Card withBorder component="section" aria-label="Extracted rows">
           <Stack gap="xs">

@@ -1,6 +1,16 @@
 /** `useJob`: a job read at once, then followed with the client's `waitForJob`. */
-import { cancelJob, getJob, waitForJob, type JobKind, type JobOf } from '@docintel/api-client';
+import {
+  cancelJob,
+  getAnnotations,
+  getJob,
+  waitForJob,
+  type Annotation,
+  type CitedJobKind,
+  type JobKind,
+  type JobOf,
+} from '@docintel/api-client';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useAsync } from '../../lib/use-async';
 import { useApi } from '../../session/session';
 import { isTerminal } from './values';
 
@@ -64,4 +74,26 @@ export function useJob<K extends JobKind>(kind: K, jobId: string | null): JobSta
   }, [api, kind, jobId]);
 
   return { job, error, cancelling, cancelError, cancel };
+}
+
+/**
+ * A job's results and citations, read again each time a unit ends, so a running job shows what it
+ * has so far. `readResults` reads the kind's results route (paths are literal types, one per kind).
+ */
+export function useJobOutputs<K extends CitedJobKind, R>(
+  kind: K,
+  state: JobState<K>,
+  jobId: string,
+  readResults: (signal: AbortSignal) => Promise<R>,
+) {
+  const api = useApi();
+  const status = state.job?.status;
+  const done = state.job?.progress ? state.job.progress.done + state.job.progress.failed : 0;
+  const outputs = useAsync(
+    async (signal): Promise<[R, Annotation[]] | null> =>
+      status ? Promise.all([readResults(signal), getAnnotations(api, kind, jobId, signal)]) : null,
+    [api, kind, jobId, status, done],
+  );
+  const [results, annotations] = outputs.data ?? [null, undefined];
+  return { results, annotations, error: outputs.error, status };
 }
