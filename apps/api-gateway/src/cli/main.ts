@@ -84,7 +84,8 @@ async function main(argv: string[]): Promise<number> {
       case 'token list': {
         const tokens = await identity.listTokens({ namespace: values.namespace, email: values.user });
         out(['id', 'namespace', 'user', 'name', 'created', 'expires', 'revoked'].join('\t'));
-        const iso = (t: number | null) => (t ? new Date(t).toISOString() : '-');
+        // A date out of Date's range (written straight into the table) prints as its number, never throws.
+        const iso = (t: number | null) => (t ? (Number.isFinite(new Date(t).getTime()) ? new Date(t).toISOString() : String(t)) : '-');
         for (const t of tokens) out([t.id, t.namespace, t.email, t.name, iso(t.createdTime), iso(t.expiresTime), iso(t.revokedTime)].join('\t'));
         return 0;
       }

@@ -86,6 +86,9 @@ describe('IdentityService', () => {
       [{ namespace: 'ok', email: 'a@example.com', expiresInDays: 0 }, 'expiresInDays'],
       [{ namespace: 'ok', email: 'a@example.com', expiresInDays: 1.5 }, 'expiresInDays'],
       [{ namespace: 'ok', email: 'a@example.com', expiresInDays: Number('soon') }, 'expiresInDays'],
+      // 1e9 days is past the last date JavaScript can print: it once broke `token list` for everyone.
+      [{ namespace: 'ok', email: 'a@example.com', expiresInDays: 1e9 }, 'expiresInDays'],
+      [{ namespace: 'ok', email: 'a@example.com', expiresInDays: 3651 }, 'expiresInDays'],
     ])('rejects %p naming %s', async (opts, field) => {
       const err = await failure(identity.createToken(opts));
       expect(err.code).toBe(ErrorCode.VALIDATION_FAILED);

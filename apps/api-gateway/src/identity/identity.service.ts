@@ -49,6 +49,9 @@ export const TOKEN_REVOKED_CHANNEL = 'docintel_token_revoked';
 export const IDENTITY_CACHE = Symbol('IDENTITY_CACHE');
 export type IdentityCache = TokenCache<TokenRow | { id: string; name: string }>;
 
+/** Ten years: any longer is "never", and a date that far out must still print in `token list`. */
+export const MAX_TOKEN_DAYS = 3650;
+
 /** Namespaces, users, memberships and personal access tokens. */
 @Injectable()
 export class IdentityService {
@@ -63,8 +66,9 @@ export class IdentityService {
       throw DomainError.invalid([{ field: 'namespace', problem: 'must be 1-63 letters, digits, ., _ or -, starting with a letter or digit' }]);
     }
     if (!isEmail(opts.email)) throw DomainError.invalid([{ field: 'user', problem: 'must be an email address' }]);
-    if (opts.expiresInDays !== undefined && !(Number.isInteger(opts.expiresInDays) && opts.expiresInDays > 0)) {
-      throw DomainError.invalid([{ field: 'expiresInDays', problem: 'must be a positive whole number of days' }]);
+    const days = opts.expiresInDays;
+    if (days !== undefined && !(Number.isInteger(days) && days > 0 && days <= MAX_TOKEN_DAYS)) {
+      throw DomainError.invalid([{ field: 'expiresInDays', problem: `must be a whole number of days from 1 to ${MAX_TOKEN_DAYS}` }]);
     }
     return this.ds.transaction(async (em) => {
       const now = Date.now();
