@@ -52,7 +52,7 @@ export interface CellPosition {
 }
 
 /**
- * Text, CSV, JSON and XML. `line_number` is 1-based; columns are 0-based offsets in that line,
+ * Text, CSV, JSON, XML and HTML (lines of the source file). `line_number` is 1-based; columns are 0-based offsets in that line,
  * `column_index_start` inclusive and `column_index_stop` exclusive.
  */
 export interface LinePosition {
@@ -62,7 +62,28 @@ export interface LinePosition {
   column_index_stop: number;
 }
 
-export type Position = BBoxPosition | CellPosition | LinePosition;
+/**
+ * DOCX and DOC (extension of the interface's position types): a range of one paragraph of the
+ * document body.
+ */
+export interface ParagraphPosition {
+  type: 'PARAGRAPH';
+  /**
+   * 0-based: DOCX, the n-th <w:p> element of word/document.xml in document order (start tags;
+   * paragraphs in tables and text boxes count); DOC, the n-th paragraph of the body text (split at
+   * paragraph marks).
+   */
+  paragraph_index: number;
+  /**
+   * 0-based UTF-16 offsets into the paragraph's text, start inclusive, stop exclusive. DOCX paragraph
+   * text = its own runs' <w:t> texts concatenated, <w:tab/> as "\t", <w:br/> and <w:cr/> as "\n",
+   * excluding the text of paragraphs nested inside it (text boxes).
+   */
+  column_index_start: number;
+  column_index_stop: number;
+}
+
+export type Position = BBoxPosition | CellPosition | LinePosition | ParagraphPosition;
 
 /** A word recognised by OCR, kept on the paragraph it belongs to. */
 export interface OcrWord {
@@ -188,7 +209,18 @@ export class LinePositionDto implements LinePosition {
   @ApiProperty({ type: 'integer', description: '0-based, exclusive' }) column_index_stop: number;
 }
 
-@ApiExtraModels(BBoxPositionDto, CellPositionDto, LinePositionDto)
+export class ParagraphPositionDto implements ParagraphPosition {
+  @ApiProperty({ enum: ['PARAGRAPH'] }) type: 'PARAGRAPH';
+  @ApiProperty({
+    type: 'integer',
+    description: '0-based. DOCX: the n-th <w:p> element of word/document.xml in document order; DOC: the n-th paragraph of the body text',
+  })
+  paragraph_index: number;
+  @ApiProperty({ type: 'integer', description: "0-based UTF-16 offset into the paragraph's text, inclusive" }) column_index_start: number;
+  @ApiProperty({ type: 'integer', description: "0-based UTF-16 offset into the paragraph's text, exclusive" }) column_index_stop: number;
+}
+
+@ApiExtraModels(BBoxPositionDto, CellPositionDto, LinePositionDto, ParagraphPositionDto)
 export class DocumentNodeDto implements StoredNode {
   @ApiProperty({ type: 'string', format: 'uuid' })
   id: string;
@@ -204,7 +236,7 @@ export class DocumentNodeDto implements StoredNode {
 
   @ApiProperty({
     type: 'array',
-    items: { oneOf: [BBoxPositionDto, CellPositionDto, LinePositionDto].map((m) => ({ $ref: getSchemaPath(m) })) },
+    items: { oneOf: [BBoxPositionDto, CellPositionDto, LinePositionDto, ParagraphPositionDto].map((m) => ({ $ref: getSchemaPath(m) })) },
   })
   positions: Position[];
 

@@ -14,6 +14,7 @@ export type {
   NodeAttributes,
   NodeType,
   OcrWord,
+  ParagraphPosition,
   Position,
 } from '@docintel/contracts';
 

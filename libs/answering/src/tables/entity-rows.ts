@@ -21,11 +21,12 @@ export interface EntityExtraction {
 
 const letters = (col: number): string => (col < 26 ? String.fromCharCode(65 + col) : letters(Math.floor(col / 26) - 1) + letters(col % 26));
 
-/** Where a position is, in words a user finds it by: "Sheet1!B4", "page 2", "line 7". */
+/** Where a position is, in words a user finds it by: "Sheet1!B4", "page 2", "line 7", "paragraph 12". */
 export function describePosition(p: Position | undefined): string {
   if (!p) return 'a table cell';
   if (p.type === 'CELL') return `${p.sheet_name}!${letters(p.col)}${p.row + 1}`;
   if (p.type === 'BBOX') return `page ${p.page_number}`;
+  if (p.type === 'PARAGRAPH') return `paragraph ${p.paragraph_index + 1}`;
   return `line ${p.line_number}`;
 }
 

@@ -1,6 +1,7 @@
 import * as CFB from 'cfb';
 import WordExtractor from 'word-extractor';
 import { asParseError, corrupt, encrypted, tooManyNodes } from '../errors';
+import type { Position } from '../model';
 import type { ParseContext, Parser, ParserResult } from '../parser';
 import { node } from '../support/nodes';
 
@@ -17,10 +18,14 @@ export class DocParser implements Parser {
     const texts = stream.readUInt16LE(0) === WORD6 ? [word6Text(stream)] : await word97Texts(ctx.bytes);
     ctx.checkpoint();
     const root = node('document');
+    // PARAGRAPH positions number the paragraphs of the body, then go on through the text boxes,
+    // footnotes and endnotes (the libs/parsing README has the exact rule).
+    let index = 0;
     for (const text of texts) {
-      for (const para of text.split(/\r?\n|\r/)) {
-        const t = para.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').replace(/[ \t]+/g, ' ').trim();
-        if (t) root.children.push(node('paragraph', t));
+      for (const para of text.split(PARAGRAPH_MARK)) {
+        const t = para.replace(CONTROL, '').replace(/[ \t]+/g, ' ').trim();
+        if (t) root.children.push(node('paragraph', t, [], [paragraphPosition(index, para)]));
+        index++;
       }
     }
     if (root.children.length > ctx.limits.maxNodes) throw tooManyNodes(ctx.limits.maxNodes);
@@ -29,6 +34,19 @@ export class DocParser implements Parser {
 }
 
 const WORD6 = 0xa5dc;
+/** Paragraph marks as word-extractor returns them ("\n"); a CR LF pair counts once. */
+const PARAGRAPH_MARK = /\r?\n|\r/;
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
+
+/** The whole paragraph without its leading and trailing white space and control characters. */
+function paragraphPosition(index: number, para: string): Position {
+  const visible = (c: string) => !/[\s\u0000-\u001f]/.test(c);
+  let start = 0;
+  let stop = para.length;
+  while (start < stop && !visible(para[start])) start++;
+  while (stop > start && !visible(para[stop - 1])) stop--;
+  return { type: 'PARAGRAPH', paragraph_index: index, column_index_start: start, column_index_stop: stop };
+}
 
 /** Body, text boxes, footnotes and endnotes of a Word 97-2003 document. */
 async function word97Texts(bytes: Buffer): Promise<string[]> {

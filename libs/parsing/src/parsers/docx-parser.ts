@@ -1,8 +1,9 @@
 import type { ChildNode, Element } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
 import { corrupt, tooManyNodes } from '../errors';
-import type { DocumentMetadata, DocumentNode } from '../model';
+import type { DocumentMetadata, DocumentNode, Position } from '../model';
 import type { ParseContext, Parser, ParserResult } from '../parser';
+import { DocxParagraphs } from '../support/docx-paragraphs';
 import { SectionBuilder, collapseSpaces, countNodes, heading, node } from '../support/nodes';
 import { readZipEntries } from '../support/zip';
 
@@ -56,7 +57,7 @@ export class DocxParser implements Parser {
 
     const root = node('document');
     const sections = new SectionBuilder(root);
-    const reader = new BodyReader(styles, numbering, ctx);
+    const reader = new BodyReader(styles, numbering, new DocxParagraphs(docEl), ctx);
     for (const block of reader.blocks(kids(body))) sections.add(block);
     if (countNodes(root) > ctx.limits.maxNodes) throw tooManyNodes(ctx.limits.maxNodes);
     return { root, metadata: coreMetadata(entries), warnings: [] };
@@ -64,11 +65,12 @@ export class DocxParser implements Parser {
 }
 
 class BodyReader {
-  private paragraphs = 0;
+  private visited = 0;
 
   constructor(
     private readonly styles: Map<string, StyleInfo>,
     private readonly numbering: Numbering,
+    private readonly paragraphs: DocxParagraphs,
     private readonly ctx: ParseContext,
   ) {}
 
@@ -80,7 +82,7 @@ class BodyReader {
       lists = [];
     };
     for (const el of elements) {
-      if (++this.paragraphs % 2000 === 0) this.ctx.checkpoint();
+      if (++this.visited % 2000 === 0) this.ctx.checkpoint();
       if (el.name === 'w:p') {
         const { block, extra, list } = this.paragraph(el);
         if (list && block) {
@@ -97,7 +99,7 @@ class BodyReader {
             host.children.push(nested);
             lists.push(nested);
           }
-          lists[lists.length - 1].children.push(node('list_item', block.text, block.type === 'formula' ? [block] : []));
+          lists[lists.length - 1].children.push(node('list_item', block.text, block.type === 'formula' ? [block] : [], block.positions));
         } else {
           if (block) {
             closeLists();
@@ -180,18 +182,24 @@ class BodyReader {
     const level = style?.headingLevel ?? (outline !== undefined && Number(outline) < 9 ? Number(outline) + 1 : undefined);
     const clean = text.replace(/[ \t]*\n[ \t]*/g, '\n').replace(/[ \t]+/g, ' ').trim();
 
+    const pos = () => this.paragraphs.position(p);
     let block: DocumentNode | undefined;
-    if (formulas.length && !clean) block = node('formula', formulas.join(' '), [], [], { notation: 'latex' });
-    else if (formulas.length) extra.unshift(...formulas.map((f) => node('formula', f, [], [], { notation: 'latex' })));
+    if (formulas.length && !clean) block = node('formula', formulas.join(' '), [], pos(), { notation: 'latex' });
+    else if (formulas.length) extra.unshift(...formulas.map((f) => node('formula', f, [], pos(), { notation: 'latex' })));
     if (!block && clean) {
-      if (level !== undefined) block = heading(collapseSpaces(clean), level);
-      else if (style?.code) block = node('code', text.replace(/\s+$/, ''));
-      else block = node('paragraph', clean);
+      if (level !== undefined) block = heading(collapseSpaces(clean), level, pos());
+      else if (style?.code) block = node('code', text.replace(/\s+$/, ''), [], pos());
+      else block = node('paragraph', clean, [], pos());
     }
     const numbered = !!numId && numId !== '0' && !!block;
     const label = numbered ? this.numbering.next(numId, ilvl) : '';
     // Headings show Word's computed numbers ("2.1 Scope"); list items get theirs from the list rendering.
-    if (block?.type === 'heading' && label) block.text = `${label.replace(/[.)]$/, '')} ${block.text}`;
+    // The number is not in the paragraph's text, so `label` says which prefix of the text it is.
+    if (block?.type === 'heading' && label) {
+      const number = label.replace(/[.)]$/, '');
+      block.text = `${number} ${block.text}`;
+      block.attributes = { label: number };
+    }
     const list = numbered && block && block.type !== 'heading' ? { ilvl, ordered: this.numbering.ordered(numId, ilvl) } : undefined;
     return { block, extra, list };
   }
@@ -213,7 +221,7 @@ class BodyReader {
         const attributes: DocumentNode['attributes'] = {};
         if (span > 1) attributes.colSpan = span;
         if (header) attributes.header = true;
-        row.children.push(node('cell', flat.text, flat.nested, [], attributes));
+        row.children.push(node('cell', flat.text, flat.nested, flat.positions, attributes));
       }
       table.children.push(row);
     }
@@ -221,19 +229,23 @@ class BodyReader {
   }
 }
 
-/** A table cell's text: its paragraphs and list items joined, nested tables kept as children. */
-function flatten(blocks: DocumentNode[]): { text: string; nested: DocumentNode[] } {
+/** A table cell's text and positions: its paragraphs and list items joined, nested tables kept as children. */
+function flatten(blocks: DocumentNode[]): { text: string; nested: DocumentNode[]; positions: Position[] } {
   const texts: string[] = [];
   const nested: DocumentNode[] = [];
+  const positions: Position[] = [];
   const visit = (b: DocumentNode) => {
     if (b.type === 'table') nested.push(b);
     else {
-      if (b.text) texts.push(b.text);
+      if (b.text) {
+        texts.push(b.text);
+        for (const q of b.positions) if (!positions.some((o) => JSON.stringify(o) === JSON.stringify(q))) positions.push(q);
+      }
       b.children.forEach(visit);
     }
   };
   blocks.forEach(visit);
-  return { text: texts.join(' '), nested };
+  return { text: texts.join(' '), nested, positions };
 }
 
 function readStyles(docs: Element[]): Map<string, StyleInfo> {

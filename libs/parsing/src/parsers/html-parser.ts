@@ -1,10 +1,10 @@
 import type { ChildNode, Element } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
 import { limitExceeded, tooManyNodes } from '../errors';
-import type { DocumentMetadata, DocumentNode } from '../model';
+import type { DocumentMetadata, DocumentNode, Position } from '../model';
 import type { ParseContext, Parser, ParserResult } from '../parser';
 import { declaredCharset, decodeText } from '../support/decode';
-import { SectionBuilder, collapseSpaces, countNodes, heading, node } from '../support/nodes';
+import { LineIndex, SectionBuilder, collapseSpaces, countNodes, heading, node } from '../support/nodes';
 
 const SKIPPED = new Set([
   'script', 'style', 'noscript', 'template', 'head', 'iframe', 'object', 'embed', 'svg', 'canvas',
@@ -22,30 +22,73 @@ export class HtmlParser implements Parser {
 
   async parse(ctx: ParseContext): Promise<ParserResult> {
     const text = decodeText(ctx.bytes, declaredCharset(ctx.bytes));
-    const dom = parseDocument(text, { decodeEntities: true, lowerCaseTags: true });
+    const dom = parseDocument(text, { decodeEntities: true, lowerCaseTags: true, withStartIndices: true, withEndIndices: true });
     ctx.checkpoint();
     const root = node('document');
     const sections = new SectionBuilder(root);
-    const walker = new HtmlWalker(ctx);
+    const walker = new HtmlWalker(ctx, new SourceLines(text));
     for (const block of walker.blocks(dom.children)) sections.add(block);
     if (countNodes(root) > ctx.limits.maxNodes) throw tooManyNodes(ctx.limits.maxNodes);
     return { root, metadata: htmlMetadata(dom.children), warnings: [] };
   }
 }
 
+/**
+ * LINE positions in the decoded HTML source. A node's range runs from the start of its first piece
+ * (element or text, leading white space left out) to the end of its last one.
+ */
+export class SourceLines {
+  private readonly lines: LineIndex;
+
+  constructor(private readonly source: string) {
+    this.lines = new LineIndex(source);
+  }
+
+  /** [start, end) of a DOM node in the source; for text, without its leading and trailing white space. */
+  range(n: ChildNode): [number, number] | undefined {
+    if (n.startIndex == null || n.endIndex == null) return undefined;
+    let start = n.startIndex;
+    let end = n.endIndex + 1;
+    if (n.type === 'text') {
+      while (start < end && isSpace(this.source.charCodeAt(start))) start++;
+      while (end > start && isSpace(this.source.charCodeAt(end - 1))) end--;
+    }
+    return start < end ? [start, end] : undefined;
+  }
+
+  positions(range: [number, number] | undefined): Position[] {
+    return range ? this.lines.positions(range[0], range[1]) : [];
+  }
+
+  of(n: ChildNode): Position[] {
+    return this.positions(this.range(n));
+  }
+}
+
+const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 12 || c === 13;
+
 /** Turns a DOM subtree into block nodes; shared by the HTML parser only (XML has its own mapping). */
 export class HtmlWalker {
   private visited = 0;
 
-  constructor(private readonly ctx: ParseContext) {}
+  constructor(
+    private readonly ctx: ParseContext,
+    private readonly source: SourceLines,
+  ) {}
 
   blocks(nodes: ChildNode[], depth = 0): DocumentNode[] {
     const out: DocumentNode[] = [];
     let buf = '';
+    let span: [number, number] | undefined;
+    const extend = (n: ChildNode) => {
+      const r = this.source.range(n);
+      if (r) span = span ? [span[0], Math.max(span[1], r[1])] : r;
+    };
     const flush = () => {
       const t = collapseSpaces(buf);
-      if (t) out.push(node('paragraph', t));
+      if (t) out.push(node('paragraph', t, [], this.source.positions(span)));
       buf = '';
+      span = undefined;
     };
     const visit = (list: ChildNode[], d: number) => {
       if (d > this.ctx.limits.maxDepth) {
@@ -55,6 +98,7 @@ export class HtmlWalker {
         if (++this.visited % 20000 === 0) this.ctx.checkpoint();
         if (n.type === 'text') {
           buf += n.data;
+          extend(n);
           continue;
         }
         if (n.type !== 'tag' && n.type !== 'script' && n.type !== 'style') continue;
@@ -65,7 +109,7 @@ export class HtmlWalker {
         if (h) {
           flush();
           const t = collapseSpaces(inlineText(el));
-          if (t) out.push(heading(t, Number(h[1])));
+          if (t) out.push(heading(t, Number(h[1]), this.source.of(el)));
         } else if (name === 'ul' || name === 'ol' || name === 'menu') {
           flush();
           out.push(this.list(el, d));
@@ -75,24 +119,27 @@ export class HtmlWalker {
         } else if (name === 'pre') {
           flush();
           const t = inlineText(el).replace(/^\n/, '').replace(/\s+$/, '');
-          if (t) out.push(node('code', t));
+          if (t) out.push(node('code', t, [], this.source.of(el)));
         } else if (name === 'math') {
           const t = mathText(el);
           if (el.attribs.display === 'block') {
             flush();
-            if (t) out.push(node('formula', t, [], [], { notation: el.attribs.alttext ? 'latex' : 'text' }));
-          } else buf += ` ${t} `;
+            if (t) out.push(node('formula', t, [], this.source.of(el), { notation: el.attribs.alttext ? 'latex' : 'text' }));
+          } else {
+            buf += ` ${t} `;
+            extend(el);
+          }
         } else if (name === 'img') {
           const alt = collapseSpaces(el.attribs.alt ?? '');
           if (alt) {
             flush();
-            out.push(node('figure', alt));
+            out.push(node('figure', alt, [], this.source.of(el)));
           }
         } else if (name === 'figure') {
           flush();
           const caption = el.children.find((c) => c.type === 'tag' && (c as Element).name === 'figcaption') as Element | undefined;
           const inner = this.blocks(el.children.filter((c) => c !== caption), d + 1);
-          out.push(node('figure', caption ? collapseSpaces(inlineText(caption)) : '', inner));
+          out.push(node('figure', caption ? collapseSpaces(inlineText(caption)) : '', inner, this.source.of(caption ?? el)));
         } else if (name === 'br') {
           buf += '\n';
         } else if (BLOCKS.has(name)) {
@@ -118,18 +165,18 @@ export class HtmlWalker {
       if (c.type !== 'tag') continue;
       const li = c as Element;
       if (li.name !== 'li') {
-        list.children.push(...this.blocks([li], depth + 1).map((b) => (b.type === 'list' ? b : node('list_item', b.text, b.children))));
+        list.children.push(...this.blocks([li], depth + 1).map((b) => (b.type === 'list' ? b : node('list_item', b.text, b.children, b.positions))));
         continue;
       }
-      list.children.push(this.listItem(this.blocks(li.children, depth + 1)));
+      list.children.push(this.listItem(this.blocks(li.children, depth + 1), this.source.of(li)));
     }
     return list;
   }
 
-  private listItem(blocks: DocumentNode[]): DocumentNode {
+  private listItem(blocks: DocumentNode[], positions: Position[]): DocumentNode {
     const texts = blocks.filter((b) => b.type === 'paragraph' || b.type === 'heading').map((b) => b.text);
     const rest = blocks.filter((b) => b.type !== 'paragraph' && b.type !== 'heading');
-    return node('list_item', texts.join(' '), rest);
+    return node('list_item', texts.join(' '), rest, positions);
   }
 
   private table(el: Element, depth: number): DocumentNode[] {
@@ -142,7 +189,7 @@ export class HtmlWalker {
         else if (e.name === 'tr' && !isHidden(e)) rows.push(this.row(e, inHead, depth));
         else if (e.name === 'caption') {
           const t = collapseSpaces(inlineText(e));
-          if (t) rows.push(node('paragraph', t));
+          if (t) rows.push(node('paragraph', t, [], this.source.of(e)));
         }
       }
     };
@@ -154,7 +201,7 @@ export class HtmlWalker {
     // A table holding a single cell is layout, not data: keep its content as blocks.
     if (cells === 1) {
       const only = real[0].children[0];
-      return [...captions, ...(only.text ? [node('paragraph', only.text)] : []), ...only.children];
+      return [...captions, ...(only.text ? [node('paragraph', only.text, [], only.positions)] : []), ...only.children];
     }
     return [...captions, node('table', '', real)];
   }
@@ -174,7 +221,7 @@ export class HtmlWalker {
       if (colSpan > 1) attributes.colSpan = Math.min(colSpan, 1000);
       if (rowSpan > 1) attributes.rowSpan = Math.min(rowSpan, 10000);
       if (td.name === 'th' || inHead) attributes.header = true;
-      row.children.push(node('cell', text, nested, [], attributes));
+      row.children.push(node('cell', text, nested, text ? this.source.of(td) : [], attributes));
     }
     return row;
   }
