@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createDocintelClient, unwrap, uploadMultipart, waitForIndexedFile, type DocintelClient } from '@docintel/api-client';
-import { TestStack } from '@docintel/testing';
+import { REPO_ROOT, TestStack } from '@docintel/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DESKTOP, documentPathPattern, launchChromium, openPage, PHONE, pickOption, screenshot, tabTo } from './support/console';
 
@@ -7,7 +9,9 @@ import { DESKTOP, documentPathPattern, launchChromium, openPage, PHONE, pickOpti
  * Collections and the "Ask and extract" area of the web console in a real browser against the
  * started services (built-in engines, no language model): a collection filled and emptied, a
  * question answered typed and cited (the citation opens the document view of the file), an
- * extraction over a collection, a find-similar search and an agent conversation of two turns.
+ * extraction over a collection, a find-similar search and an agent conversation of two turns; how
+ * sure each answer is (a low-confidence answer from an HTML page, one not found with its reason) and
+ * a Word document's citation opened at its paragraph.
  */
 describe('the web console: collections and jobs', () => {
   let stack: TestStack;
@@ -18,11 +22,14 @@ describe('the web console: collections and jobs', () => {
   let page: Page;
   let errors: string[];
   let invoiceId: string;
+  let docxId: string;
   let collectionId: string;
 
   const INVOICE = 'INVOICE 2026-031\nThe invoice total is 1,250 EUR, due on 12 March 2026.\nPayment by bank transfer to Initech.\n';
   const NOTE = 'DELIVERY NOTE\nThe delivery of 40 office chairs reached Initech on 2 February 2026.\nThe invoice follows in March.\n';
   const PRICES = 'product,price\r\nWidget,4.75\r\nGadget,12.50\r\n';
+  const corpus = (path: string) => new Uint8Array(readFileSync(join(REPO_ROOT, '..', 'shared', 'corpus', path)));
+  const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
   const url = (path: string) => `${stack.baseUrl}${path}`;
   const terminal = (status: string) => page.locator(`[data-job-status="${status}"]`).first().waitFor({ timeout: 90_000 });
 
@@ -38,7 +45,9 @@ describe('the web console: collections and jobs', () => {
       ['billing/invoice.txt', INVOICE, 'text/plain'],
       ['billing/delivery.txt', NOTE, 'text/plain'],
       ['billing/prices.csv', PRICES, 'text/csv'],
-    ]) {
+      ['reading/duck.docx', corpus('docx/docling_word_sample.docx'), DOCX_TYPE],
+      ['reading/duck.html', corpus('html/docling_wiki_duck.html'), 'text/html'],
+    ] as const) {
       await uploadMultipart(api, { providerId, key, body: text, mediaType });
       const created = await unwrap(api.POST('/api/core/files', { body: { providerId, key } }));
       const file = await waitForIndexedFile(api, created.id.id, {
@@ -51,6 +60,7 @@ describe('the web console: collections and jobs', () => {
       ids.push(file.id.id);
     }
     invoiceId = ids[0];
+    docxId = ids[3];
     ({ context, page, errors } = await openPage(browser, DESKTOP, token));
   });
   afterAll(async () => {
@@ -129,6 +139,10 @@ describe('the web console: collections and jobs', () => {
     const total = page.locator('[data-question="q1"]');
     await total.locator('[data-answer="1,250"]').waitFor();
     await expect(total.locator('[data-answer-kind]').textContent()).resolves.toBe('Number');
+    // A sure answer says so, and which engine gave it.
+    await expect(total.getAttribute('data-confidence-band')).resolves.toBe('high');
+    await expect(total.locator('[data-confidence-band]').textContent()).resolves.toMatch(/^High confidence · \d+%$/);
+    await expect(total.locator('[data-engine]').textContent()).resolves.toBe('Answered by the built-in engine (builtin)');
     await page.locator('[data-question="q2"] [data-answer="2026-03-12"]').waitFor();
     const citation = total.locator('[data-citation="invoice.txt"]').first();
     await expect(citation.textContent()).resolves.toContain('1,250');
@@ -143,6 +157,102 @@ describe('the web console: collections and jobs', () => {
     // A reload of the job's URL shows its answers again.
     await page.goto(jobUrl);
     await page.locator('[data-question="q1"] [data-answer="1,250"]').waitFor();
+  });
+
+  it('shows how sure each answer is in words, says when none was found and why, and names the engine', async () => {
+    await page.goto(url('/jobs/qa'));
+    await pickOption(page, 'Files', 'duck.html');
+    // The built-in engine finds only a weak answer to this on the Wikipedia page.
+    await page.getByLabel('Question 1', { exact: true }).fill('What is a duck?');
+    await page.getByRole('button', { name: 'Add a question' }).click();
+    await page.getByLabel('Question 2', { exact: true }).fill('Who signed the contract?');
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
+    await page.waitForURL(/\/jobs\/qa\?job=[0-9a-f-]{36}$/);
+    await terminal('SUCCESS');
+    const jobId = new URL(page.url()).searchParams.get('job') as string;
+    const { results } = await unwrap(api.GET('/api/core/qa/jobs/{jobId}/results', { params: { path: { jobId } } }));
+    const [weakResult, missingResult] = results;
+    expect(weakResult).toMatchObject({ questionId: 'q1', found: true, engine: 'builtin' });
+    expect(weakResult.confidence).toBeLessThan(0.4);
+    expect(missingResult).toMatchObject({ questionId: 'q2', found: false, engine: 'builtin' });
+
+    const weak = page.locator('[data-question="q1"]');
+    await weak.locator('[data-answer]').first().waitFor();
+    await expect(weak.getAttribute('data-confidence-band')).resolves.toBe('low');
+    const badge = weak.locator('[data-confidence-band="low"]');
+    await expect(badge.textContent()).resolves.toBe(`Low confidence · ${Math.round(weakResult.confidence * 100)}%`);
+    // Said in words to a screen reader too, not by its colour alone.
+    await expect(badge.getAttribute('aria-label')).resolves.toMatch(/^Low confidence \(\d+%\)\. The answer may well be wrong/);
+    // An HTML page's citation names its source line.
+    expect(await weak.locator('[data-citation="duck.html"]').first().getByRole('link').getAttribute('href')).toMatch(/[?&]line=\d+/);
+
+    const missing = page.locator('[data-question="q2"]');
+    await missing.locator('[data-not-found]').waitFor();
+    await expect(missing.getAttribute('data-confidence-band')).resolves.toBe('none');
+    await expect(missing.locator('[data-not-found]').textContent()).resolves.toMatch(/^Not found/);
+    await expect(missing.locator('[data-not-found-reason]').textContent()).resolves.toBe(missingResult.explanation);
+    await expect(missing.locator('[data-answer]').count()).resolves.toBe(0);
+
+    for (const card of [weak, missing]) {
+      await expect(card.locator('[data-engine]').textContent()).resolves.toBe('Answered by the built-in engine (builtin)');
+    }
+    await screenshot(page, 'jobs-qa-confidence');
+    if (process.env.CONSOLE_README_SCREENSHOT === '1') {
+      // The two answer cards, as docs/console.md shows them.
+      await page.setViewportSize({ width: 1280, height: 1400 });
+      await weak.scrollIntoViewIfNeeded();
+      const [top, bottom] = (await Promise.all([weak, missing].map((c) => c.boundingBox()))) as Array<{
+        x: number;
+        y: number;
+        width: number;
+        height: number;
+      }>;
+      await page.screenshot({
+        path: join(REPO_ROOT, 'docs', 'images', 'console-answers.png'),
+        clip: { x: top.x - 8, y: top.y - 8, width: top.width + 16, height: bottom.y + bottom.height - top.y + 16 },
+      });
+      await page.setViewportSize(DESKTOP);
+    }
+  });
+
+  it('opens a Word document citation at its paragraph, highlighted and focused, with or without its node id', async () => {
+    await page.goto(url('/jobs/qa'));
+    await pickOption(page, 'Files', 'duck.docx');
+    await page.getByLabel('Question 1', { exact: true }).fill('How many calories per portion do berries have?');
+    await page.getByLabel('Answer type of question 1').selectOption('INT');
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
+    await page.waitForURL(/\/jobs\/qa\?job=[0-9a-f-]{36}$/);
+    await terminal('SUCCESS');
+    const card = page.locator('[data-question="q1"]');
+    await card.locator('[data-answer="150"]').waitFor();
+    const citation = card.locator('[data-citation="duck.docx"]').first();
+    // The table cell's paragraph, counted from 1 for people.
+    await expect(citation.getByRole('link').textContent()).resolves.toMatch(/^duck\.docx, paragraph \d+$/);
+    const href = (await citation.getByRole('link').getAttribute('href')) as string;
+    expect(href).toMatch(documentPathPattern(docxId));
+    expect(href).toMatch(/[?&]paragraph=\d+/);
+    const nodeId = new URL(href, stack.baseUrl).searchParams.get('node') as string;
+    expect(nodeId).toBeTruthy();
+
+    const opened = async () => {
+      const cited = page.locator(`[data-node-id="${nodeId}"]`);
+      await cited.and(page.locator('[data-highlighted="true"]')).waitFor();
+      await expect(cited.getAttribute('aria-current')).resolves.toBe('location');
+      await expect(cited.textContent()).resolves.toContain('150');
+      await page.waitForFunction((id) => document.activeElement?.getAttribute('data-node-id') === id, nodeId);
+    };
+    await citation.getByRole('link').click();
+    await page.waitForURL(documentPathPattern(docxId));
+    await opened();
+    await screenshot(page, 'document-docx-citation');
+
+    // Without its node id (a citation from before a reindex): found by its PARAGRAPH position.
+    const positionsOnly = new URL(href, stack.baseUrl);
+    positionsOnly.searchParams.delete('node');
+    await page.goto(positionsOnly.toString());
+    await opened();
+    // The tests below start from the jobs area.
+    await page.goto(url('/jobs/qa'));
   });
 
   it('extracts metadata fields from a collection as a table per file', async () => {

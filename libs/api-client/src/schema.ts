@@ -1296,7 +1296,10 @@ export interface components {
       /** @description Heading level, 1 = top */
       level?: number;
       positions: (
-        components['schemas']['BBoxPositionDto'] | components['schemas']['CellPositionDto'] | components['schemas']['LinePositionDto']
+        | components['schemas']['BBoxPositionDto']
+        | components['schemas']['CellPositionDto']
+        | components['schemas']['LinePositionDto']
+        | components['schemas']['ParagraphPositionDto']
       )[];
       /** @description The node's own text; '' on containers, whose text is in their children */
       text: string;
@@ -1324,7 +1327,7 @@ export interface components {
       documentName: string;
       /** @description Extension: the document node cited */
       nodeId?: string;
-      /** @description BBOX {page_number, bbox} for PDFs and images, CELL {sheet_name, row, col} for spreadsheets, LINE {line_number, column_index_start, column_index_stop} for text, CSV, JSON and XML */
+      /** @description BBOX {page_number, bbox} for PDFs and images, CELL {sheet_name, row, col} for spreadsheets, LINE {line_number, column_index_start, column_index_stop} for text, CSV, JSON, XML and HTML (lines of the source), PARAGRAPH {paragraph_index, column_index_start, column_index_stop} for DOCX and DOC */
       positions: Record<string, unknown>[];
       /** @enum {string} */
       type: 'DOCUMENT_STATEMENT';
@@ -1739,6 +1742,16 @@ export interface components {
       /** Format: int32 */
       totalPages: number;
     };
+    ParagraphPositionDto: {
+      /** @description 0-based UTF-16 offset into the paragraph's text, inclusive */
+      column_index_start: number;
+      /** @description 0-based UTF-16 offset into the paragraph's text, exclusive */
+      column_index_stop: number;
+      /** @description 0-based. DOCX: the n-th <w:p> element of word/document.xml in document order; DOC: the n-th paragraph of the body text */
+      paragraph_index: number;
+      /** @enum {string} */
+      type: 'PARAGRAPH';
+    };
     ProviderDto: {
       /** @description Tagged by `type`; LOCAL: { type, name }; S3: { type, bucketName, region }. Secrets never appear. */
       config: {
@@ -1810,6 +1823,8 @@ export interface components {
        * @description Extension: confidence 0..1
        */
       confidence: number;
+      /** @description Extension: the engine that answered: builtin, local-onnx:<model> or llm:<model>; absent when no engine was asked (no indexed file, a failed question) */
+      engine?: string;
       expectedAnswer?: string;
       /** @description How the answer was found, or why none was */
       explanation: string;

@@ -356,6 +356,8 @@ export class QaResultDto {
   @ApiPropertyOptional({ type: DataValueDto, description: 'Extension: the answer parsed into its answerType' }) answer?: DataValueDto;
   @ApiProperty({ description: 'Extension: false when no answer was found (rawValue is then empty)' }) found: boolean;
   @ApiProperty({ type: 'number', format: 'float', description: 'Extension: confidence 0..1' }) confidence: number;
+  @ApiPropertyOptional({ description: 'Extension: the engine that answered: builtin, local-onnx:<model> or llm:<model>; absent when no engine was asked (no indexed file, a failed question)' })
+  engine?: string;
 }
 
 export class QaJobOutputsDto {
@@ -401,7 +403,7 @@ export class DocumentStatementDto {
   @ApiProperty({
     type: 'array',
     items: { type: 'object' },
-    description: 'BBOX {page_number, bbox} for PDFs and images, CELL {sheet_name, row, col} for spreadsheets, LINE {line_number, column_index_start, column_index_stop} for text, CSV, JSON and XML',
+    description: 'BBOX {page_number, bbox} for PDFs and images, CELL {sheet_name, row, col} for spreadsheets, LINE {line_number, column_index_start, column_index_stop} for text, CSV, JSON, XML and HTML (lines of the source), PARAGRAPH {paragraph_index, column_index_start, column_index_stop} for DOCX and DOC',
   })
   positions: Position[];
   @ApiPropertyOptional({ description: 'Extension: the document node cited' }) nodeId?: string;

@@ -49,6 +49,26 @@ describe('documentLink', () => {
     expect(target).toEqual({ page: 2, box: { x0: 72, y0: 80, x1: 540, y1: 720 } });
   });
 
+  it('writes Word paragraphs (DOCX, DOC) that the route reads back', () => {
+    const words = documentLink(FILE, {
+      nodeId: NODE,
+      positions: [{ type: 'PARAGRAPH', paragraph_index: 17, column_index_start: 4, column_index_stop: 19 }],
+    });
+    expect(words).toBe(`/files/${FILE}/document?node=${NODE}&paragraph=17&columns=4-19`);
+    expect(readBack(words)).toMatchObject({ target: { nodeId: NODE, paragraph: 17, columnStart: 4, columnStop: 19 } });
+
+    // A table cell of two paragraphs: the range, no columns (they belong to one paragraph).
+    const cell = documentLink(FILE, {
+      positions: [
+        { type: 'PARAGRAPH', paragraph_index: 30, column_index_start: 0, column_index_stop: 5 },
+        { type: 'PARAGRAPH', paragraph_index: 31, column_index_start: 0, column_index_stop: 8 },
+      ],
+    });
+    expect(cell).toBe(`/files/${FILE}/document?paragraph=30&paragraphEnd=31`);
+    expect(readBack(cell)).toMatchObject({ target: { paragraph: 30, paragraphEnd: 31 } });
+    expect(readDocumentTarget(new URLSearchParams('paragraph=x&columns=1-2'))).toEqual({});
+  });
+
   it('writes spreadsheet cells and text lines', () => {
     const cell = documentLink(FILE, { positions: [{ type: 'CELL', sheet_name: 'Q3 sales', row: 4, col: 0 }] });
     expect(cell).toBe(`/files/${FILE}/document?sheet=Q3+sales&row=4&col=0`);

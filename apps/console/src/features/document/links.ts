@@ -27,7 +27,10 @@ export interface DocumentTarget {
   /** 1-based lines, `lineEnd` inclusive (text, CSV, JSON, XML). */
   line?: number;
   lineEnd?: number;
-  /** Columns on `line`, 0-based, `columnStop` exclusive. */
+  /** 0-based paragraphs of a Word document (DOCX, DOC), `paragraphEnd` inclusive. */
+  paragraph?: number;
+  paragraphEnd?: number;
+  /** Columns on `line` (or in `paragraph`), 0-based, `columnStop` exclusive. */
   columnStart?: number;
   columnStop?: number;
 }
@@ -46,7 +49,21 @@ export interface AnnotationLike {
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const int = (v: unknown): number | null => (Number.isInteger(v) ? (v as number) : null);
 
-/** The target a citation names: its node, and its positions (BBOX, CELL or LINE) as page and box, cell, or lines. */
+/** The first and last of some numbered spans (lines, paragraphs), and the columns when there is only one. */
+function spanRange(spans: ReadonlyArray<Record<string, unknown>>, key: string): { first: number; last: number; columns?: [number, number] } {
+  const numbers = spans.map((p) => p[key] as number);
+  const first = Math.min(...numbers);
+  const last = Math.max(...numbers);
+  if (first !== last) return { first, last };
+  const start = int(spans[0].column_index_start);
+  const stop = int(spans[0].column_index_stop);
+  return start !== null && stop !== null && stop > start ? { first, last, columns: [start, stop] } : { first, last };
+}
+
+/**
+ * The target a citation names: its node, and its positions (BBOX, CELL, LINE, or PARAGRAPH for
+ * Word documents) as page and box, cell, lines, or paragraphs.
+ */
 export function citationTarget(citation: CitationLike | AnnotationLike): DocumentTarget {
   const c: CitationLike = 'data' in citation ? citation.data : citation;
   const target: DocumentTarget = {};
@@ -80,18 +97,19 @@ export function citationTarget(citation: CitationLike | AnnotationLike): Documen
 
   const lines = positions.filter((p) => p.type === 'LINE' && int(p.line_number) !== null);
   if (lines.length > 0) {
-    const numbers = lines.map((p) => p.line_number as number);
-    target.line = Math.min(...numbers);
-    const end = Math.max(...numbers);
-    if (end !== target.line) target.lineEnd = end;
-    else {
-      const start = int(lines[0].column_index_start);
-      const stop = int(lines[0].column_index_stop);
-      if (start !== null && stop !== null && stop > start) {
-        target.columnStart = start;
-        target.columnStop = stop;
-      }
-    }
+    const { first, last, columns } = spanRange(lines, 'line_number');
+    target.line = first;
+    if (last !== first) target.lineEnd = last;
+    if (columns) [target.columnStart, target.columnStop] = columns;
+  }
+
+  const paragraphs = positions.filter((p) => p.type === 'PARAGRAPH' && int(p.paragraph_index) !== null);
+  if (paragraphs.length > 0) {
+    const { first, last, columns } = spanRange(paragraphs, 'paragraph_index');
+    target.paragraph = first;
+    if (last !== first) target.paragraphEnd = last;
+    // Columns belong to one line or one paragraph: a citation has one or the other.
+    if (columns && target.line === undefined) [target.columnStart, target.columnStop] = columns;
   }
   return target;
 }
@@ -109,6 +127,8 @@ export function targetQuery(target: DocumentTarget): string {
   if (target.col !== undefined) q.set('col', String(target.col));
   if (target.line !== undefined) q.set('line', String(target.line));
   if (target.lineEnd !== undefined) q.set('lineEnd', String(target.lineEnd));
+  if (target.paragraph !== undefined) q.set('paragraph', String(target.paragraph));
+  if (target.paragraphEnd !== undefined) q.set('paragraphEnd', String(target.paragraphEnd));
   if (target.columnStart !== undefined && target.columnStop !== undefined) q.set('columns', `${target.columnStart}-${target.columnStop}`);
   return q.toString();
 }
@@ -162,11 +182,17 @@ export function readDocumentTarget(query: URLSearchParams): DocumentTarget {
     target.line = line;
     const end = nonNegative(query.get('lineEnd'));
     if (end !== undefined && end > line) target.lineEnd = end;
-    const columns = /^(\d+)-(\d+)$/.exec(query.get('columns') ?? '');
-    if (columns && Number(columns[2]) > Number(columns[1])) {
-      target.columnStart = Number(columns[1]);
-      target.columnStop = Number(columns[2]);
-    }
+  }
+  const paragraph = nonNegative(query.get('paragraph'));
+  if (paragraph !== undefined) {
+    target.paragraph = paragraph;
+    const end = nonNegative(query.get('paragraphEnd'));
+    if (end !== undefined && end > paragraph) target.paragraphEnd = end;
+  }
+  const columns = /^(\d+)-(\d+)$/.exec(query.get('columns') ?? '');
+  if ((line !== undefined || paragraph !== undefined) && columns && Number(columns[2]) > Number(columns[1])) {
+    target.columnStart = Number(columns[1]);
+    target.columnStop = Number(columns[2]);
   }
   return target;
 }

@@ -57,7 +57,57 @@ function pdf() {
   ]);
 }
 
+const paragraph = (n: number, start = 0, stop = 20) => ({
+  type: 'PARAGRAPH' as const,
+  paragraph_index: n,
+  column_index_start: start,
+  column_index_stop: stop,
+});
+
+/** A DOCX tree as the parser writes it: PARAGRAPH positions, a table whose only row has one cell. */
+function docx() {
+  const positions = (...p: ReturnType<typeof paragraph>[]) => p as unknown as DocumentNode['positions'];
+  return node('document', { id: 'root' }, [
+    node('heading', { id: 'h', text: 'Summer activities', level: 1, positions: positions(paragraph(0, 0, 17)) }),
+    node('paragraph', { id: 'p', text: 'Let us swim, then eat.', positions: positions(paragraph(1, 0, 22)) }),
+    node('table', { id: 't', positions: positions(paragraph(2, 0, 6), paragraph(3, 0, 9)) }, [
+      node('row', { id: 'r', positions: positions(paragraph(2, 0, 6), paragraph(3, 0, 9)) }, [
+        node('cell', { id: 'c', text: 'Leaves\nAsh, Elm', positions: positions(paragraph(2, 0, 6), paragraph(3, 0, 9)) }),
+      ]),
+    ]),
+  ]);
+}
+
 describe('the node tree of the document view', () => {
+  it('finds the node of a Word citation by its paragraphs when the node id is gone', () => {
+    const index = indexTree(docx());
+    expect(resolveTarget(index, { paragraph: 1 }).node?.id).toBe('p');
+    expect(resolveTarget(index, { paragraph: 1, columnStart: 4, columnStop: 8 }).node?.id).toBe('p');
+    // The cell, not the row or the table that carry the same paragraphs.
+    expect(resolveTarget(index, { paragraph: 2, paragraphEnd: 3 }).node?.id).toBe('c');
+    expect(resolveTarget(index, { paragraph: 3, columnStart: 0, columnStop: 3 }).node?.id).toBe('c');
+    // The node id wins while the tree has it; a stale one falls back to the paragraphs.
+    expect(resolveTarget(index, { nodeId: 'h', paragraph: 1 }).node?.id).toBe('h');
+    expect(resolveTarget(index, { nodeId: 'gone', paragraph: 0 }).node?.id).toBe('h');
+    expect(resolveTarget(index, { paragraph: 9 }).node).toBeNull();
+  });
+
+  it('finds an HTML node by its source lines, preferring the element that holds the cited columns', () => {
+    // <p> spanning lines 4-5, and two <li> on line 7.
+    const index = indexTree(
+      node('document', { id: 'root' }, [
+        node('paragraph', { id: 'p', text: 'A long paragraph', positions: [line(4, 6, 40), line(5, 0, 12)] }),
+        node('list', { id: 'l', positions: [line(7, 4, 60)] }, [
+          node('list_item', { id: 'a', text: 'Ducks', positions: [line(7, 8, 22)] }),
+          node('list_item', { id: 'b', text: 'Geese', positions: [line(7, 27, 41)] }),
+        ]),
+      ]),
+    );
+    expect(resolveTarget(index, { line: 4, lineEnd: 5 }).node?.id).toBe('p');
+    expect(resolveTarget(index, { line: 7, columnStart: 30, columnStop: 35 }).node?.id).toBe('b');
+    expect(resolveTarget(index, { line: 7, columnStart: 10, columnStop: 12 }).node?.id).toBe('a');
+  });
+
   it('knows pages, the page of each node and the boxes drawn on a page', () => {
     const index = indexTree(pdf());
     expect(pageCount(index)).toBe(2);

@@ -17,6 +17,19 @@ export const bboxesOf = (n: DocumentNode): BBoxPosition[] => n.positions.filter(
 export const cellsOf = (n: DocumentNode): CellPosition[] => n.positions.filter((p): p is CellPosition => p.type === 'CELL');
 export const linesOf = (n: DocumentNode): LinePosition[] => n.positions.filter((p): p is LinePosition => p.type === 'LINE');
 
+/** DOCX and DOC (extension): a range of one paragraph of the document body, `paragraph_index` 0-based. */
+export interface ParagraphPosition {
+  type: 'PARAGRAPH';
+  paragraph_index: number;
+  column_index_start: number;
+  column_index_stop: number;
+}
+// Read structurally: the position is an extension the node tree may carry before the client's types name it.
+export const paragraphsOf = (n: DocumentNode): ParagraphPosition[] =>
+  (n.positions as ReadonlyArray<{ type: string }>).filter(
+    (p): p is ParagraphPosition => p.type === 'PARAGRAPH' && Number.isInteger((p as ParagraphPosition).paragraph_index),
+  );
+
 /** The tree read once: every node by id with its parent, in reading order. */
 export interface TreeIndex {
   root: DocumentNode;
@@ -126,9 +139,9 @@ export interface ResolvedTarget {
 
 /**
  * The node a target names: its node id when the tree has it; else the cell at a CELL position;
- * else the smallest node on the cited lines (preferring one holding the cited columns); else the
- * smallest node on the page whose box covers most of the cited box. A cited box no node matches
- * is returned alone, to be drawn as it is.
+ * else the smallest node on the cited lines, or paragraphs of a Word document (preferring one
+ * holding the cited columns); else the smallest node on the page whose box covers most of the
+ * cited box. A cited box no node matches is returned alone, to be drawn as it is.
  */
 export function resolveTarget(index: TreeIndex, target: DocumentTarget): ResolvedTarget {
   const withPage = (node: DocumentNode | null, box: Box | null = null): ResolvedTarget => ({
@@ -148,7 +161,14 @@ export function resolveTarget(index: TreeIndex, target: DocumentTarget): Resolve
     if (node) return withPage(node);
   }
   if (target.line !== undefined) {
-    const node = nodeAtLines(index, target);
+    const spans = (n: DocumentNode) => linesOf(n).map((p) => ({ at: p.line_number, start: p.column_index_start, stop: p.column_index_stop }));
+    const node = nodeAtSpans(index, spans, target.line, target.lineEnd, target);
+    if (node) return withPage(node);
+  }
+  if (target.paragraph !== undefined) {
+    const spans = (n: DocumentNode) =>
+      paragraphsOf(n).map((p) => ({ at: p.paragraph_index, start: p.column_index_start, stop: p.column_index_stop }));
+    const node = nodeAtSpans(index, spans, target.paragraph, target.paragraphEnd, target);
     if (node) return withPage(node);
   }
   if (target.page !== undefined && target.box) {
@@ -163,28 +183,49 @@ export function resolveTarget(index: TreeIndex, target: DocumentTarget): Resolve
   return withPage(null);
 }
 
-function nodeAtLines(index: TreeIndex, target: DocumentTarget): DocumentNode | null {
-  const first = target.line as number;
-  const last = target.lineEnd ?? first;
-  let best: { node: DocumentNode; score: [number, number, number] } | null = null;
+/** A numbered span of a node: a line or a paragraph (`at`), with its columns. */
+interface Span {
+  at: number;
+  start: number;
+  stop: number;
+}
+
+/**
+ * The node that best covers spans `first`..`last` (lines or paragraphs): holding the cited columns
+ * of `first` first, then covering the fewest spans, then the narrowest, then the deepest (a table
+ * cell rather than a row that has the same one paragraph).
+ */
+function nodeAtSpans(
+  index: TreeIndex,
+  spansOf: (n: DocumentNode) => Span[],
+  first: number,
+  lastOrUndefined: number | undefined,
+  columns: Pick<DocumentTarget, 'columnStart' | 'columnStop'>,
+): DocumentNode | null {
+  const last = lastOrUndefined ?? first;
+  let best: { node: DocumentNode; score: number[] } | null = null;
   for (const n of index.order) {
-    const lines = linesOf(n);
-    if (lines.length === 0 || !lines.some((p) => p.line_number >= first && p.line_number <= last)) continue;
-    const span = Math.max(...lines.map((p) => p.line_number)) - Math.min(...lines.map((p) => p.line_number));
+    const spans = spansOf(n);
+    if (spans.length === 0 || !spans.some((p) => p.at >= first && p.at <= last)) continue;
+    const span = Math.max(...spans.map((p) => p.at)) - Math.min(...spans.map((p) => p.at));
     let columnsMiss = 0;
-    if (target.columnStart !== undefined && target.columnStop !== undefined) {
-      const onLine = lines.filter((p) => p.line_number === first);
-      const hit = onLine.some(
-        (p) => p.column_index_start < (target.columnStop as number) && p.column_index_stop > (target.columnStart as number),
+    if (columns.columnStart !== undefined && columns.columnStop !== undefined) {
+      const hit = spans.some(
+        (p) => p.at === first && p.start < (columns.columnStop as number) && p.stop > (columns.columnStart as number),
       );
       columnsMiss = hit ? 0 : 1;
     }
-    const width = Math.max(...lines.map((p) => p.column_index_stop - p.column_index_start));
-    // Holding the cited columns first, then the fewest lines, then the narrowest.
-    const score: [number, number, number] = [columnsMiss, span, width];
+    const width = Math.max(...spans.map((p) => p.stop - p.start));
+    const score = [columnsMiss, span, width, -depthOf(index, n)];
     if (!best || less(score, best.score)) best = { node: n, score };
   }
   return best?.node ?? null;
+}
+
+function depthOf(index: TreeIndex, n: DocumentNode): number {
+  let depth = 0;
+  for (let p = index.parentOf.get(n.id); p; p = index.parentOf.get(p.id)) depth++;
+  return depth;
 }
 
 const less = (a: number[], b: number[]): boolean => {

@@ -6,7 +6,7 @@ import { useAsync } from '../../lib/use-async';
 import { navigate } from '../../router/router';
 import { paths } from '../../router/routes';
 import { useApi } from '../../session/session';
-import { Citations, JobStatusCard } from './components';
+import { Citations, EngineNote, JobStatusCard } from './components';
 import { useJob } from './job-api';
 import { filesInput, TargetPicker, type Target } from './pickers';
 import { isTerminal } from './values';
@@ -199,6 +199,7 @@ function AgentTurn({ turn, onSettled }: { turn: Turn; onSettled: (conversationId
                   {results.explanation}
                 </Text>
               )}
+              <EngineNote engine={trace?.engine} />
               <Citations refs={results.referenceIds} annotations={annotations} />
               {trace && trace.steps.length > 0 && <Trace trace={trace} />}
             </>

@@ -5,7 +5,8 @@ import { useAsync } from '../../lib/use-async';
 import { Link } from '../../router/router';
 import { paths } from '../../router/routes';
 import { useApi } from '../../session/session';
-import { CellCitations, JobStatusCard, TypedAnswer } from './components';
+import { CellCitations, ConfidenceBadge, JobStatusCard, TypedAnswer } from './components';
+import { confidenceBand } from './confidence';
 import { useJob, useJobOutputs } from './job-api';
 import { JobForm, RemoveRowButton, useJobSubmit, useRows } from './job-form';
 import { filesInput, TargetPicker, type Target } from './pickers';
@@ -149,18 +150,18 @@ function ExtractionJob({ jobId }: { jobId: string }) {
                   <Table.Tr>
                     <Table.Th>Field</Table.Th>
                     <Table.Th>Value</Table.Th>
-                    <Table.Th visibleFrom="sm">Confidence</Table.Th>
+                    <Table.Th>Confidence</Table.Th>
                     <Table.Th>Sources</Table.Th>
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
                   {g.results.map((r) => (
-                    <Table.Tr key={r.id} data-meta={r.meta}>
+                    <Table.Tr key={r.id} data-meta={r.meta} data-confidence-band={r.found ? confidenceBand(r.confidence) : 'none'}>
                       <Table.Td fw={500}>{r.meta}</Table.Td>
                       <Table.Td title={r.explanation}>
                         <TypedAnswer value={r.found ? r.answer : undefined} type={r.answerType} />
                       </Table.Td>
-                      <Table.Td visibleFrom="sm">{r.found ? `${Math.round(r.confidence * 100)}%` : '—'}</Table.Td>
+                      <Table.Td>{r.found ? <ConfidenceBadge confidence={r.confidence} size="xs" /> : <Text size="sm" c="dimmed" aria-label="None: not found">—</Text>}</Table.Td>
                       <Table.Td>
                         <CellCitations refs={r.referenceIds} annotations={annotations} label={`${r.meta} in ${name}`} />
                         {!r.found && (

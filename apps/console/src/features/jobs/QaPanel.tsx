@@ -4,7 +4,9 @@ import { describeError, unwrap } from '../../api/client';
 import { useAsync } from '../../lib/use-async';
 import { paths } from '../../router/routes';
 import { useApi } from '../../session/session';
-import { Citations, JobStatusCard, TypedAnswer } from './components';
+import { Citations, ConfidenceBadge, EngineNote, JobStatusCard, NotFound, TypedAnswer } from './components';
+import { confidenceBand } from './confidence';
+import classes from './jobs.module.css';
 import { useJob, useJobOutputs } from './job-api';
 import { JobForm, RemoveRowButton, useJobSubmit, useRows } from './job-form';
 import { filesInput, TargetPicker, type Target } from './pickers';
@@ -128,34 +130,48 @@ function QaJob({ jobId }: { jobId: string }) {
         </Alert>
       ) : null}
       {!results && status && !outputsError && <Loader size="sm" aria-label="Loading answers" />}
-      {results?.results.map((r) => (
-        <Card withBorder key={r.questionId} component="section" aria-label={`Answer to ${r.question}`} data-question={r.questionId}>
-          <Stack gap="xs">
-            <Title order={3} size="h5">
-              {r.question}
-            </Title>
-            <TypedAnswer value={r.found ? r.answer : undefined} type={types.get(r.questionId)} />
-            <Group gap="xs">
-              {r.found && (
-                <Badge variant="light" color="gray" size="sm">
-                  confidence {Math.round(r.confidence * 100)}%
-                </Badge>
+      {results?.results.map((r) => {
+        const band = r.found ? confidenceBand(r.confidence) : 'none';
+        return (
+          <Card
+            withBorder
+            key={r.questionId}
+            component="section"
+            aria-label={`Answer to ${r.question}`}
+            data-question={r.questionId}
+            data-confidence-band={band}
+            className={classes.answer}
+          >
+            <Stack gap="xs">
+              <Title order={3} size="h5">
+                {r.question}
+              </Title>
+              {r.found ? (
+                <>
+                  <TypedAnswer value={r.answer} type={types.get(r.questionId)} raw={r.rawValue} />
+                  <Group gap="xs">
+                    <ConfidenceBadge confidence={r.confidence} />
+                    {r.expectedAnswer !== undefined && r.answerValidity !== undefined && (
+                      <Badge variant="light" color={r.answerValidity >= 1 ? 'teal' : 'red'} size="sm">
+                        {r.answerValidity >= 1 ? 'as expected' : 'not as expected'}
+                      </Badge>
+                    )}
+                  </Group>
+                  {r.explanation && (
+                    <Text size="sm" c="dimmed" data-explanation="">
+                      {r.explanation}
+                    </Text>
+                  )}
+                </>
+              ) : (
+                <NotFound reason={r.explanation} />
               )}
-              {r.expectedAnswer !== undefined && r.answerValidity !== undefined && (
-                <Badge variant="light" color={r.answerValidity >= 1 ? 'teal' : 'red'} size="sm">
-                  {r.answerValidity >= 1 ? 'as expected' : 'not as expected'}
-                </Badge>
-              )}
-            </Group>
-            {r.explanation && (
-              <Text size="sm" c="dimmed">
-                {r.explanation}
-              </Text>
-            )}
-            <Citations refs={r.referenceIds} annotations={annotations} />
-          </Stack>
-        </Card>
-      ))}
+              <EngineNote engine={r.engine} />
+              <Citations refs={r.referenceIds} annotations={annotations} />
+            </Stack>
+          </Card>
+        );
+      })}
     </Stack>
   );
 }

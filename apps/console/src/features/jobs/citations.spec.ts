@@ -23,6 +23,9 @@ describe('citations', () => {
     expect(describeTarget({ line: 6, lineEnd: 8 })).toBe('lines 6–8');
     expect(describeTarget({ page: 2, nodeId: NODE })).toBe('page 2');
     expect(describeTarget({ sheet: 'Prices', row: 2, col: 1 })).toBe('Prices, row 3, column 2');
+    // Word paragraphs are 0-based in positions, counted from 1 in words.
+    expect(describeTarget({ paragraph: 11, nodeId: NODE })).toBe('paragraph 12');
+    expect(describeTarget({ paragraph: 0, paragraphEnd: 2 })).toBe('paragraphs 1–3');
     expect(describeTarget({ nodeId: NODE })).toBeNull();
   });
 

@@ -7,13 +7,19 @@ import type { DocumentTarget } from '../document/links';
 
 export type DocumentStatement = Schemas['DocumentStatementDto'];
 
-/** Where a citation is, in words: "page 2", "Sheet1, row 4, column 2", "lines 6–8". */
+/** Where a citation is, in words: "page 2", "Sheet1, row 4, column 2", "lines 6–8", "paragraph 12". */
 export function describeTarget(target: DocumentTarget): string | null {
   if (target.page !== undefined) return `page ${target.page}`;
   if (target.row !== undefined && target.col !== undefined) {
     return `${target.sheet ? `${target.sheet}, ` : ''}row ${target.row + 1}, column ${target.col + 1}`;
   }
   if (target.line !== undefined) return target.lineEnd !== undefined ? `lines ${target.line}–${target.lineEnd}` : `line ${target.line}`;
+  // Paragraphs are 0-based in positions, counted from 1 for people.
+  if (target.paragraph !== undefined) {
+    return target.paragraphEnd !== undefined
+      ? `paragraphs ${target.paragraph + 1}–${target.paragraphEnd + 1}`
+      : `paragraph ${target.paragraph + 1}`;
+  }
   return null;
 }
 

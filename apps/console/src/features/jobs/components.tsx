@@ -4,6 +4,7 @@ import { describeError } from '../../api/client';
 import { Link } from '../../router/router';
 import { citationTarget, documentLink } from '../document/links';
 import { citationsFor, describeTarget, type Reference } from './citations';
+import { confidenceView, engineLabel } from './confidence';
 import { isTerminal, progressOf, typedValue, typeLabel, type AnswerType, type DataValue } from './values';
 
 const COLORS: Record<JobStatus, string> = {
@@ -130,6 +131,52 @@ export function TypedAnswer({ value, type, raw }: { value: DataValue | undefined
         {type ? typeLabel(type) : typed.kind}
       </Badge>
     </Group>
+  );
+}
+
+/**
+ * How sure an answer is: its band in words and its percentage, coloured by band (the words carry
+ * the meaning; the colour only repeats it), with a sentence for screen readers.
+ */
+export function ConfidenceBadge({ confidence, size = 'sm' }: { confidence: number; size?: 'xs' | 'sm' }) {
+  const view = confidenceView(confidence);
+  return (
+    <Badge
+      variant={view.band === 'high' ? 'light' : 'filled'}
+      color={view.color}
+      autoContrast
+      size={size}
+      title={view.description}
+      aria-label={view.description}
+      data-confidence-band={view.band}
+    >
+      {view.label} · {view.percent}
+    </Badge>
+  );
+}
+
+/** No answer: says so, with the reason the engine gave. */
+export function NotFound({ reason }: { reason: string | undefined }) {
+  return (
+    <Alert color="gray" variant="light" p="xs" title="Not found" data-not-found="" styles={{ title: { marginBottom: reason ? 2 : 0 } }}>
+      {reason ? (
+        <Text size="sm" data-not-found-reason="">
+          {reason}
+        </Text>
+      ) : null}
+    </Alert>
+  );
+}
+
+/** Which engine answered: "Answered by the built-in engine (builtin)". */
+export function EngineNote({ engine }: { engine: string | undefined | null }) {
+  if (!engine) return null;
+  const words = engineLabel(engine);
+  return (
+    <Text size="xs" c="dimmed" data-engine={engine}>
+      Answered by {words}
+      {words !== engine ? ` (${engine})` : ''}
+    </Text>
   );
 }
 
