@@ -19,6 +19,7 @@ describe('agent jobs (built-in planner)', () => {
   let bob: Indexer;
   let carol: Indexer;
   let roberts: string;
+  let shinyama: string;
   let carolsFile: string;
 
   beforeAll(async () => {
@@ -28,6 +29,8 @@ describe('agent jobs (built-in planner)', () => {
     carol = await Indexer.forNamespace(stack, 'elsewhere', 'carol@elsewhere.test');
     const file = await alice.index('football/norwich-city.txt', { corpus: 'txt/unstructured_norwich-city.txt' });
     roberts = (await alice.stepsSettled(file.id.id, ['passage_indexing'], 180_000)).id.id;
+    const paper = await alice.index('papers/shinyama.pdf', { corpus: 'pdf/pdfminer_naacl06-shinyama.pdf' });
+    shinyama = (await alice.stepsSettled(paper.id.id, ['passage_indexing', 'ontologies'], 180_000)).id.id;
     const other = await carol.index('notes/secret.txt', { bytes: 'The vault code of Carol is 4711.\n' });
     carolsFile = (await carol.stepsSettled(other.id.id, ['passage_indexing'], 120_000)).id.id;
   }, 300_000);
@@ -116,6 +119,29 @@ describe('agent jobs (built-in planner)', () => {
     await errorBody(await carol.call('GET', `/api/core/agent/jobs/${second.jobId}`), 404, 'NOT_FOUND');
     await errorBody(await carol.call('GET', `/api/core/agent/jobs/${second.jobId}/trace`), 404, 'NOT_FOUND');
     expect((await ok(bob.api.GET('/api/core/agent/jobs', conversation(one.conversationId)))).data).toEqual([]);
+  });
+
+  it('carries the subject of a conversation about a paper: "And who funded it?" is read in the acknowledgements', async () => {
+    const first = await create(alice, { message: 'What is the title of this paper?', files: { fileIds: [shinyama] } });
+    expect(await finished(first.jobId)).toMatchObject({ status: 'SUCCESS' });
+    const one = await outputs(first.jobId);
+    expect(one.answer).toBe('Preemptive Information Extraction using Unrestricted Relation Discovery');
+    const titleCited = await annotations(first.jobId);
+    expect(titleCited).toHaveLength(1);
+    expect(titleCited[0].data).toMatchObject({
+      documentId: shinyama,
+      content: expect.stringContaining('Preemptive Information Extraction'),
+    });
+    expect(titleCited[0].data.positions[0]).toMatchObject({ type: 'BBOX', page_number: 1 });
+
+    const second = await create(alice, { message: 'And who funded it?', conversation_id: one.conversationId });
+    expect(await finished(second.jobId)).toMatchObject({ status: 'SUCCESS' });
+    const two = await outputs(second.jobId);
+    expect(two.answer).toMatch(/National Science Foundation/);
+    const cited = await annotations(second.jobId);
+    expect(cited.map((a) => a.id.id).sort()).toEqual([...two.referenceIds].sort());
+    expect(cited.map((a) => a.data.content).join(' ')).toMatch(/supported by the National Science Foundation/);
+    expect(cited[0].data.positions[0]).toMatchObject({ type: 'BBOX', page_number: expect.any(Number) });
   });
 
   it('answers a stateless conversation; roles in any case', async () => {

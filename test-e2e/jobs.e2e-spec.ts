@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { strToU8, unzipSync, zipSync } from 'fflate';
 import * as XLSX from 'xlsx';
 import type { Annotation, ApiResult, DocumentNode, Schemas } from '@docintel/api-client';
 import { REPO_ROOT, TestStack } from '@docintel/testing';
@@ -43,11 +44,43 @@ function inventoryWorkbook(): Buffer {
   return XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
 }
 
+const RETURNS_HTML = [
+  '<html><head><title>Returns policy</title></head><body>',
+  '<h1>Returns policy</h1>',
+  '<p>Customers may return any product',
+  '  within <b>30 days</b> of delivery for a full refund.</p>',
+  '<p>The warranty covers parts &amp; labour.</p>',
+  '</body></html>',
+].join('\n');
+
+const SUPPLY_TERMS = [
+  'SUPPLY TERMS',
+  'Deliveries are made every Tuesday by Northwind Logistics.',
+  'The late delivery penalty is 250 EUR per day.',
+];
+
+/** A Word document whose body is these paragraphs. */
+function docxOf(paragraphs: string[]): Buffer {
+  const w = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+  const body = paragraphs.map((t) => `<w:p><w:r><w:t xml:space="preserve">${t}</w:t></w:r></w:p>`).join('');
+  return Buffer.from(
+    zipSync({
+      '[Content_Types].xml': strToU8(
+        '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+      ),
+      '_rels/.rels': strToU8(
+        '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+      ),
+      'word/document.xml': strToU8(`<?xml version="1.0"?><w:document ${w}><w:body>${body}</w:body></w:document>`),
+    }),
+  );
+}
+
 describe('QA and extraction jobs (built-in engine)', () => {
   let stack: TestStack;
   let alice: Indexer;
   let bob: Indexer;
-  const files: Record<'contract' | 'inventory' | 'paper', IndexedFile> = {} as never;
+  const files: Record<'contract' | 'inventory' | 'paper' | 'shinyama', IndexedFile> = {} as never;
   const treeCache = new Map<string, DocumentNode>();
 
   beforeAll(async () => {
@@ -57,6 +90,7 @@ describe('QA and extraction jobs (built-in engine)', () => {
     files.contract = await alice.index('deals/contract.txt', { bytes: CONTRACT });
     files.inventory = await alice.index('deals/inventory.xlsx', { bytes: inventoryWorkbook() });
     files.paper = await alice.index('papers/otsl.pdf', { corpus: 'pdf/docling_2305.03393v1-pg9.pdf' });
+    files.shinyama = await alice.index('papers/shinyama.pdf', { corpus: 'pdf/pdfminer_naacl06-shinyama.pdf' });
     for (const key of Object.keys(files) as Array<keyof typeof files>) {
       files[key] = await alice.stepsSettled(files[key].id.id, ['node_embedding', 'ontologies', 'passage_indexing'], 180_000);
       expect(files[key].lastIndexationInfos.status).toBe('SUCCESS');
@@ -174,6 +208,95 @@ describe('QA and extraction jobs (built-in engine)', () => {
       }
     }
   }, 240_000);
+
+  it('cites an HTML answer by the lines of its source and a DOCX answer by its paragraph', async () => {
+    const docx = docxOf(SUPPLY_TERMS);
+    const page = await alice.index('deals/returns.html', { bytes: RETURNS_HTML });
+    const terms = await alice.index('deals/supply-terms.docx', { bytes: docx });
+    for (const f of [page, terms]) {
+      const settled = await alice.stepsSettled(f.id.id, ['node_embedding', 'passage_indexing'], 180_000);
+      expect(settled.lastIndexationInfos.status).toBe('SUCCESS');
+    }
+    const ask = async (fileId: string, question: string, type: Parameters<typeof answerType>[0]) => {
+      const created = await ok(
+        alice.api.POST('/api/core/qa/jobs', {
+          body: { files: { fileIds: [fileId] }, questions: [{ question, answerType: answerType(type) }] },
+        }),
+      );
+      expect(await finished('qa', created.jobId)).toMatchObject({ status: 'SUCCESS' });
+      const { results } = await ok(alice.api.GET('/api/core/qa/jobs/{jobId}/results', job(created.jobId)));
+      const annotations = await ok(alice.api.GET('/api/core/qa/jobs/{jobId}/annotations', job(created.jobId)));
+      expect(results[0].found).toBe(true);
+      return { result: results[0], cited: annotations.filter((a) => results[0].referenceIds.some((r) => r.id === a.id.id)) };
+    };
+
+    const days = await ask(page.id.id, 'Within how many days may customers return a product?', { dataType: 'INT' });
+    expect(days.result.answer).toMatchObject({ longValue: 30 });
+    const lines = RETURNS_HTML.split('\n');
+    const html = positionsOf(days.cited[0]).map((p) => {
+      expect(p.type).toBe('LINE');
+      const line = p as Extract<Position, { type: 'LINE' }>;
+      return lines[line.line_number - 1].slice(line.column_index_start, line.column_index_stop);
+    });
+    expect(html.join(' ').replace(/<[^>]*>/g, '')).toMatch(/within 30 days/);
+
+    const penalty = await ask(terms.id.id, 'What is the late delivery penalty per day in EUR?', { dataType: 'FLOAT' });
+    expect(penalty.result.answer).toMatchObject({ doubleValue: 250 });
+    const xml = Buffer.from(unzipSync(docx)['word/document.xml']).toString('utf8');
+    const paragraphs = xml
+      .split(/<w:p>/)
+      .slice(1)
+      .map((p) => p.replace(/<[^>]*>/g, ''));
+    const words = positionsOf(penalty.cited[0]).map((p) => {
+      expect(p.type).toBe('PARAGRAPH');
+      const para = p as Extract<Position, { type: 'PARAGRAPH' }>;
+      return paragraphs[para.paragraph_index].slice(para.column_index_start, para.column_index_stop);
+    });
+    expect(words.join(' ')).toMatch(/penalty is 250 EUR/);
+  }, 300_000);
+
+  it('answers title and authors from the document metadata, cited at the title heading and the author lines', async () => {
+    const TITLE = 'Preemptive Information Extraction using Unrestricted Relation Discovery';
+    const created = await ok(
+      alice.api.POST('/api/core/qa/jobs', {
+        body: {
+          files: { fileIds: [files.shinyama.id.id] },
+          questions: [
+            { id: 'title', question: 'What is the title of this paper?' },
+            { id: 'authors', question: 'Who are the authors?' },
+            { id: 'wrote', question: `Who wrote "${TITLE}"?` },
+            { id: 'funding', question: 'Who funded this research?' },
+          ],
+        },
+      }),
+    );
+    expect(await finished('qa', created.jobId)).toMatchObject({ status: 'SUCCESS' });
+    const { results } = await ok(alice.api.GET('/api/core/qa/jobs/{jobId}/results', job(created.jobId)));
+    const by = Object.fromEntries(results.map((r) => [r.questionId, r]));
+    expect(by.title).toMatchObject({ found: true, rawValue: TITLE, answer: { strValue: TITLE } });
+    expect(by.title.explanation).toMatch(/document metadata of shinyama\.pdf/);
+    const authors = {
+      found: true,
+      rawValue: 'Yusuke Shinyama; Satoshi Sekine',
+      answer: { strListValue: ['Yusuke Shinyama', 'Satoshi Sekine'] },
+    };
+    expect(by.authors).toMatchObject(authors);
+    expect(by.wrote).toMatchObject(authors);
+    // Funding is read from the acknowledgements, which say "supported by", not "funded".
+    expect(by.funding).toMatchObject({ found: true, rawValue: expect.stringMatching(/National Science Foundation/) });
+
+    const annotations = await ok(alice.api.GET('/api/core/qa/jobs/{jobId}/annotations', job(created.jobId)));
+    const byId = new Map(annotations.map((a) => [a.id.id, a]));
+    const cited = async (id: string) => {
+      const refs = by[id].referenceIds.map((ref) => byId.get(ref.id) as Annotation);
+      for (const a of refs) expect(positionsOf(a)[0]).toMatchObject({ type: 'BBOX', page_number: 1 });
+      return Promise.all(refs.map(textAt));
+    };
+    expect(await cited('title')).toEqual([expect.stringContaining(TITLE)]);
+    expect(await cited('authors')).toEqual([expect.stringContaining('Yusuke Shinyama'), expect.stringContaining('Satoshi Sekine')]);
+    const funding = by.funding.referenceIds.map((ref) => byId.get(ref.id) as Annotation);
+    expect(funding.map((a) => a.data.content).join(' ')).toMatch(/National Science Foundation/);
+  }, 120_000);
 
   it('says "not found" with a low confidence instead of guessing', async () => {
     const created = await ok(

@@ -1,5 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ChainedAnswer, Reader, ReaderAnswer } from '@docintel/answering';
+import {
+  cuedQuery,
+  cuedQuestion,
+  preferSection,
+  sectionCue,
+  type ChainedAnswer,
+  type Reader,
+  type ReaderAnswer,
+} from '@docintel/answering';
 import { PassagesSearch, entityId, type PassageDto, type QaResultDto } from '@docintel/contracts';
 import { RpcClient } from '@docintel/messaging';
 import { SERVICE_ENV } from '@docintel/runtime';
@@ -8,6 +16,7 @@ import { JobsRepository, type UnitOutcome } from '../jobs/jobs.repository';
 import type { JobsEnv } from '../jobs.env';
 import { citationsToAnnotations, sourcedContent } from './citations';
 import { checkExpectedAnswer } from './expected-answer';
+import { MetadataAnswers } from './metadata-answers';
 import { PassageRanking } from './passage-ranking';
 import { READER } from './reader.token';
 import { jobContext, toReaderPassage } from './unit-context';
@@ -24,6 +33,7 @@ export class QaUnitRunner {
     private readonly repo: JobsRepository,
     @Inject(READER) private readonly reader: Reader,
     private readonly ranking: PassageRanking,
+    private readonly metadata: MetadataAnswers,
     @Inject(SERVICE_ENV) private readonly env: JobsEnv,
   ) {}
 
@@ -33,20 +43,19 @@ export class QaUnitRunner {
     let passages: PassageDto[] = [];
     let answer: ReaderAnswer;
     if (!job.files.length) {
-      answer = { found: false, rawValue: '', value: null, confidence: 0, citations: [], explanation: 'The job has no indexed file to read.' };
+      answer = {
+        found: false,
+        rawValue: '',
+        value: null,
+        confidence: 0,
+        citations: [],
+        explanation: 'The job has no indexed file to read.',
+      };
     } else {
-      const query = [question.question, ...chained.filter((c) => c.found).map((c) => c.rawValue)].join('\n');
-      ({ passages } = await this.rpc.call(
-        PassagesSearch,
-        { query: query.slice(0, 8000), fileIds: job.files.map((f) => f.fileId), limit: this.env.JOB_PASSAGES },
-        jobContext(job, requestId),
-      ));
-      passages = await this.ranking.rank(question.question, passages, signal);
-      answer = await this.reader.answer(
-        { question: question.question, answerType: question.answerType, guidelines: question.guidelines, inputs: chained },
-        passages.map(toReaderPassage),
-        signal,
-      );
+      const ctx = jobContext(job, requestId);
+      const known = chained.length ? undefined : await this.metadata.answer(question.question, question.answerType, job.files, ctx);
+      if (known) ({ answer, passages } = known);
+      else ({ answer, passages } = await this.read(question, chained, job, ctx, signal));
     }
     const annotations = answer.found ? citationsToAnnotations(answer.citations, passages) : [];
     const result: QaResultDto = {
@@ -60,6 +69,7 @@ export class QaUnitRunner {
       found: answer.found,
       confidence: round(answer.confidence),
     };
+    if (job.files.length) result.engine = this.reader.name;
     if (answer.value) result.answer = answer.value;
     if (question.expectedAnswer !== undefined) {
       const check = checkExpectedAnswer(question.expectedAnswer, result.rawValue, answer.value, question.answerType);
@@ -68,6 +78,34 @@ export class QaUnitRunner {
       result.validityExplaination = check.explanation;
     }
     return { status: 'DONE', results: [result], answered: 1, annotations };
+  }
+
+  /**
+   * Retrieval and the reader. A question about a fact papers state in a section of their own
+   * (funding, affiliations, abstract, conclusion) searches with that section's words too, reads
+   * the passages under such a heading first, and is read with the words such sections use.
+   */
+  private async read(
+    question: QaInputs['questions'][number],
+    chained: ChainedAnswer[],
+    job: JobRecord,
+    ctx: ReturnType<typeof jobContext>,
+    signal: AbortSignal,
+  ): Promise<{ answer: ReaderAnswer; passages: PassageDto[] }> {
+    const cue = sectionCue(question.question);
+    const query = cuedQuery([question.question, ...chained.filter((c) => c.found).map((c) => c.rawValue)].join('\n'), cue);
+    const found = await this.rpc.call(
+      PassagesSearch,
+      { query: query.slice(0, 8000), fileIds: job.files.map((f) => f.fileId), limit: this.env.JOB_PASSAGES },
+      ctx,
+    );
+    const passages = preferSection(await this.ranking.rank(question.question, found.passages, signal), cue);
+    const answer = await this.reader.answer(
+      { question: cuedQuestion(question.question, cue), answerType: question.answerType, guidelines: question.guidelines, inputs: chained },
+      passages.map(toReaderPassage),
+      signal,
+    );
+    return { answer, passages };
   }
 
   /** The answers of the questions this one names, in the order named. */
@@ -100,7 +138,9 @@ export function failedQaResult(job: JobRecord, unit: UnitRecord, reason: string)
     questionId: question.id,
     found: false,
     confidence: 0,
-    ...(question.expectedAnswer !== undefined ? { expectedAnswer: question.expectedAnswer, answerValidity: 0, validityExplaination: 'No answer.' } : {}),
+    ...(question.expectedAnswer !== undefined
+      ? { expectedAnswer: question.expectedAnswer, answerValidity: 0, validityExplaination: 'No answer.' }
+      : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { ExtractionUnitRunner } from '../execution/extraction-unit';
 import { PassageRanking } from '../execution/passage-ranking';
 import { QaUnitRunner } from '../execution/qa-unit';
+import { MetadataAnswers } from '../execution/metadata-answers';
 import { ReaderLifecycle } from '../execution/reader.provider';
 import { JobSweeper } from '../execution/sweeper';
 import { UnitWorker } from '../execution/unit-worker';
@@ -24,7 +25,7 @@ export class JobsModule {
   static forRoot(engine: Provider[]): DynamicModule {
     return {
       module: JobsModule,
-      providers: [...engine, ReaderLifecycle, JobsRepository, UnitQueue, JobsService, JobsHandler, PassageRanking, QaUnitRunner, ExtractionUnitRunner, bibliographicSourceProvider, FindSimilarUnitRunner, MultiDimUnitRunner, ...agentEngineProviders(), AgentRepository, AgentJobsService, AgentHandler, AgentUnitRunner, UnitWorker, JobSweeper],
+      providers: [...engine, ReaderLifecycle, JobsRepository, UnitQueue, JobsService, JobsHandler, PassageRanking, MetadataAnswers, QaUnitRunner, ExtractionUnitRunner, bibliographicSourceProvider, FindSimilarUnitRunner, MultiDimUnitRunner, ...agentEngineProviders(), AgentRepository, AgentJobsService, AgentHandler, AgentUnitRunner, UnitWorker, JobSweeper],
       exports: [JobsRepository, AgentRepository, UnitWorker, JobSweeper],
     };
   }

@@ -58,6 +58,8 @@ const validators = new Map<AgentToolName, ValidateFunction>(AGENT_TOOLS.map((t) 
  */
 export class AgentTools {
   readonly ledger = new SourceLedger();
+  /** The ontologies list_files read, whole (the engine is given a summary): the built-in planner answers bibliographic questions from them. */
+  readonly ontologies = new Map<string, OntologyDto[]>();
   private readonly fileIds: Set<string>;
 
   constructor(
@@ -159,6 +161,7 @@ export class AgentTools {
         if (i >= LIST_FILES.withOntologies) return { fileId: f.fileId, name: f.name };
         try {
           const ontologies = await this.toolbox.ontologies(f.fileId, this.signal);
+          this.ontologies.set(f.fileId, ontologies);
           return { fileId: f.fileId, name: f.name, ontologies: summariseOntologies(ontologies) };
         } catch (err) {
           if (this.signal?.aborted) throw this.signal.reason;

@@ -79,6 +79,87 @@ describe('BuiltinAgent', () => {
     expect(alone.answer).toContain('40 million');
   });
 
+  describe('a paper', () => {
+    const paper = { fileId: 'f-paper', fileName: 'paper.pdf' };
+    const TITLE = aPassage('Preemptive Information Extraction using Unrestricted Relation Discovery', { ...paper, nodeType: 'heading' });
+    const AUTHOR_1 = aPassage('Yusuke Shinyama', paper);
+    const AUTHOR_2 = aPassage('Satoshi Sekine', paper);
+    const ABSTRACT = aPassage(
+      'We propose a technique called Unrestricted Relation Discovery that discovers all possible relations from texts and presents them as tables.',
+      { ...paper, headings: ['Abstract'] },
+    );
+    const CONCLUSION = aPassage(
+      'In this paper we proposed Preemptive Information Extraction, and the discovered tables were reasonably good.',
+      {
+        ...paper,
+        headings: ['6 Conclusion'],
+      },
+    );
+    const THANKS = aPassage(
+      'This research was supported by the National Science Foundation under Grant IIS-00325657. We would like to thank Prof. Ralph Grishman.',
+      { ...paper, headings: ['6 Conclusion'] },
+    );
+    const PAPER = [TITLE, AUTHOR_1, AUTHOR_2, ABSTRACT, CONCLUSION, THANKS];
+    const ontologies = {
+      'f-paper': [
+        {
+          conceptId: { id: 'c-doc', entityType: 'CONCEPT_NOTE' as const },
+          name: 'Document metadata',
+          metas: {
+            title: { metaName: 'title', metaValue: TITLE.text, explanation: 'the first heading' },
+            authors: {
+              metaName: 'authors',
+              metaValue: ['Yusuke Shinyama', 'Satoshi Sekine', 'Ralph Grishmann'],
+              explanation: 'the lines under the title',
+            },
+          },
+        },
+      ],
+    };
+
+    it('answers the authors from the document metadata, as a list, each cited at its own line', async () => {
+      const { steps, trace } = recordingTrace();
+      const result = await agent.run(request('Who are the authors?'), fakeToolbox(PAPER, { ontologies }), trace);
+      // The third name is not written in the document: not answered.
+      expect(result.answer).toBe('Yusuke Shinyama; Satoshi Sekine');
+      expect(result.evidence.map((e) => e.kind === 'passage' && [e.passage.id, e.passage.text.slice(e.start, e.end)])).toEqual([
+        [AUTHOR_1.id, 'Yusuke Shinyama'],
+        [AUTHOR_2.id, 'Satoshi Sekine'],
+      ]);
+      expect(result.explanation).toMatch(/document metadata of paper\.pdf/);
+      expect(steps[0].tool).toBe('list_files');
+    });
+
+    it('answers "What is the title of this paper?" at the title heading', async () => {
+      const result = await agent.run(
+        request('What is the title of this paper?'),
+        fakeToolbox(PAPER, { ontologies }),
+        recordingTrace().trace,
+      );
+      expect(result.answer).toBe(TITLE.text);
+      expect(result.evidence.map((e) => e.kind === 'passage' && e.passage.id)).toEqual([TITLE.id]);
+    });
+
+    it('reads the documents when the metadata has no value they show', async () => {
+      const result = await agent.run(request('Who are the authors?'), fakeToolbox(PAPER), recordingTrace().trace);
+      expect(result.explanation).not.toMatch(/metadata/);
+    });
+
+    it('answers the follow-up "And who funded it?" from the acknowledgements', async () => {
+      const toolbox = fakeToolbox(PAPER, { ontologies });
+      const conversation: AgentTurn[] = [
+        { role: 'user', content: 'What is this paper about?' },
+        { role: 'assistant', content: 'Unrestricted Relation Discovery.' },
+        { role: 'user', content: 'And who funded it?' },
+      ];
+      const result = await agent.run(request(conversation), toolbox, recordingTrace().trace);
+      expect(result.answer).toMatch(/National Science Foundation/);
+      expect(result.evidence.map((e) => e.kind === 'passage' && e.passage.id)).toEqual([THANKS.id]);
+      // The earlier question and the acknowledgements' words were searched with it.
+      expect(toolbox.searches[0].query).toMatch(/^What is this paper about\? And who funded it\? acknowledgements .*grant/);
+    });
+  });
+
   it('says the search failed when the toolbox could not search', async () => {
     const toolbox = fakeToolbox(COMPANIES, { searchError: new Error('retrieval is unavailable') });
     const { steps, trace } = recordingTrace();

@@ -1,9 +1,11 @@
 import type { AnswerTypeDto } from '@docintel/contracts';
 import type { Reader, ReaderAnswer, ReaderPassage } from '../reader';
 import { AgentTools, type ToolOutcome, type ToolPassage } from './agent-tools';
-import { retrievalQuery, userQuestion, type UserQuestion } from './conversation';
+import { isFollowUp, retrievalQuery, userQuestion, type UserQuestion } from './conversation';
+import { answerFromMetadata, type MetadataAnswer } from './document-metadata';
 import { repairOutput } from './output-repair';
 import { compileOutputSchema, type JsonSchema } from './output-schema';
+import { bibliographicField, cuedQuery, cuedQuestion, preferSection, sectionCue } from './question-cues';
 import { jsonValueOf, schemaFields, setAt, type SchemaField } from './schema-fields';
 import type { SourceLedger } from './source-ledger';
 import {
@@ -21,6 +23,10 @@ const STRING_ANSWER: AnswerTypeDto = { dataType: 'STRING', multiValued: false };
 const CONTEXT_CHARS = 300;
 /** Passages one search gives the reader: as many as a QA job reads, since the extractive reader is as good as the passages it ranks. */
 const READER_PASSAGES = 40;
+/** Passages searched for where a metadata value is written: it is found by its own words, near the top. */
+const VALUE_PASSAGES = 10;
+/** "Who wrote <title>?", "When was <title> published?": bibliographic once the title is known. */
+const MAY_NAME_TITLE = /\b(?:wrote|written|authored|published|issued|signed|released)\b/i;
 
 export const NO_ANSWER = 'No answer was found in the documents.';
 const WITHOUT_MODEL = 'Answered without a language model, by the built-in planner (retrieval and the extractive reader)';
@@ -58,11 +64,16 @@ export class BuiltinAgent implements AgentEngine {
   private async answerText(q: UserQuestion, maxIterations: number, tools: AgentTools, signal?: AbortSignal): Promise<AgentRunResult> {
     if (maxIterations < 1)
       return { answer: NO_ANSWER, explanation: `${WITHOUT_MODEL}: max_iterations allowed no search.`, evidence: [], iterations: 0 };
-    const query = retrievalQuery(q);
+    const fromMetadata = await this.answerFromMetadata(q, tools);
+    if (fromMetadata) return fromMetadata;
+    const followUp = !!q.previous && isFollowUp(q.message);
+    // A follow-up's subject is in the turn before it ("And who funded it?" after a question about a paper).
+    const cue = sectionCue(q.message);
+    const query = cuedQuery(retrievalQuery(q), cue);
     const search = await tools.call('search_passages', { query: query.slice(0, 2000), limit: READER_PASSAGES }, 1);
-    const passages = readerPassages(search, tools.ledger);
+    const passages = preferSection(readerPassages(search, tools.ledger), cue);
     const answer = await this.reader.answer(
-      { question: q.message, answerType: STRING_ANSWER, ...(query !== q.message ? { guidelines: q.previous } : {}) },
+      { question: cuedQuestion(q.message, cue), answerType: STRING_ANSWER, ...(followUp ? { guidelines: q.previous } : {}) },
       passages,
       signal,
     );
@@ -79,6 +90,43 @@ export class BuiltinAgent implements AgentEngine {
     return {
       answer: answer.rawValue,
       explanation: `${WITHOUT_MODEL}: the answer was read from ${fileNames(evidence)}.`,
+      evidence,
+      iterations: 1,
+    };
+  }
+
+  /**
+   * A question about the document itself (its title, authors, date) is answered from the
+   * metadata indexing found (list_files), each value cited at the node that writes it (a search
+   * for the value). Undefined when the question is not such a question, or the metadata has no
+   * value the documents show: the reader then reads the documents as for any question.
+   */
+  private async answerFromMetadata(q: UserQuestion, tools: AgentTools): Promise<AgentRunResult | undefined> {
+    // Only a question that reads as bibliographic costs the list_files call.
+    if (!bibliographicField(q.message) && !MAY_NAME_TITLE.test(q.message)) return undefined;
+    const listed = await tools.call('list_files', {}, 1);
+    if (!listed.ok) return undefined;
+    const files = (listed.result as { files: Array<{ fileId: string; name: string }> }).files;
+    const sources = files.flatMap((f) => {
+      const ontologies = tools.ontologies.get(f.fileId);
+      return ontologies ? [{ fileId: f.fileId, fileName: f.name, ontologies }] : [];
+    });
+    const found: MetadataAnswer<ReaderPassage> | undefined = await answerFromMetadata(q.message, sources, async (query, fileId) =>
+      readerPassages(await tools.call('search_passages', { query, fileIds: [fileId], limit: VALUE_PASSAGES }, 1), tools.ledger),
+    );
+    if (!found) return undefined;
+    const evidence: AgentEvidence[] = [];
+    for (const { passage, span } of found.located) {
+      const source = tools.ledger.get(passage.id);
+      if (source?.kind === 'passage') evidence.push({ kind: 'passage', passage: source.passage, start: span.start, end: span.end });
+    }
+    // A date is answered as the document writes it; a title or a name as the metadata spells it.
+    const values = found.located.map(({ value, passage, span }) =>
+      found.field === 'publicationDate' ? passage.text.slice(span.start, span.end) : value,
+    );
+    return {
+      answer: values.join('; '),
+      explanation: `${WITHOUT_MODEL}: ${found.explanation}`,
       evidence,
       iterations: 1,
     };
@@ -110,7 +158,10 @@ export class BuiltinAgent implements AgentEngine {
       let passages: ReaderPassage[];
       if (searches < maxIterations) {
         searches++;
-        passages = readerPassages(await tools.call('search_passages', { query: `${field.question} ${context}`, limit: READER_PASSAGES }, searches), tools.ledger);
+        passages = readerPassages(
+          await tools.call('search_passages', { query: `${field.question} ${context}`, limit: READER_PASSAGES }, searches),
+          tools.ledger,
+        );
         for (const p of passages) if (!found.has(p.id)) found.set(p.id, p);
       } else {
         // Out of searches: what was found for the other fields is all there is.

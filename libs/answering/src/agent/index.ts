@@ -5,3 +5,29 @@ export { SourceLedger, type LedgerSource } from './source-ledger';
 export { BuiltinAgent, NO_ANSWER } from './builtin-agent';
 export { LlmAgent, llmAgentOptions, type LlmAgentOptions } from './llm-agent';
 export { compileOutputSchema, type OutputCheck, type SchemaCheck } from './output-schema';
+export {
+  bibliographicField,
+  bibliographicQuestion,
+  namesDocument,
+  sectionCue,
+  cuedQuery,
+  cuedQuestion,
+  preferSection,
+  type BibliographicField,
+  type BibliographicQuestion,
+  type SectionCue,
+} from './question-cues';
+export {
+  answerFromMetadata,
+  bibliographicTarget,
+  locateValue,
+  metadataValues,
+  metadataExplanation,
+  DOCUMENT_METADATA,
+  type LocatablePassage,
+  type LocatedValue,
+  type MetadataAnswer,
+  type MetadataSource,
+  type ValueSearch,
+  type ValueSpan,
+} from './document-metadata';

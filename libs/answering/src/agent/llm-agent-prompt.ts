@@ -9,6 +9,8 @@ export const FINAL_ANSWER = 'final_answer';
 
 /** What final_answer's arguments hold. */
 export interface FinalAnswerArgs {
+  /** false: the documents do not give the answer (no sources then). Absent counts as true. */
+  found?: unknown;
   answer: unknown;
   explanation?: unknown;
   sources?: unknown;
@@ -31,7 +33,12 @@ export function systemPrompt(files: AgentFile[], maxIterations: number, outputSc
     'Every passage and statement they return has a handle such as S3. Cite the handles the answer was read from.',
     '',
     `When you know the answer, call ${FINAL_ANSWER} with the answer, a one- or two-sentence explanation of where it was`,
-    'found, and the handles of its sources (none when the documents do not give it).',
+    'found, and the handles of its sources. An answer must cite at least one handle. If the documents do not give the',
+    `answer, call ${FINAL_ANSWER} with found set to false, no sources, and say why in the explanation.`,
+    'For the title, authors or date of a document, list_files gives the metadata indexing found; search for the value',
+    'and cite the passage that writes it. For a follow-up ("and who funded it?"), "it" is what the earlier turns were',
+    'about. Facts such as funding (acknowledgements), affiliations (under the authors), the abstract and the conclusion',
+    'are stated in their own sections: search with the words of those sections.',
     outputSchema ? `The answer must be a JSON object valid against the schema of ${FINAL_ANSWER}'s "answer" parameter.` : '',
     `You have at most ${maxIterations} turns; on the last one only ${FINAL_ANSWER} is offered.`,
     '',
@@ -69,6 +76,10 @@ export function finalAnswerTool(outputSchema?: JsonSchema): ChatToolDefinition {
       parameters: {
         type: 'object',
         properties: {
+          found: {
+            type: 'boolean',
+            description: 'false when the documents do not give the answer (then no sources); true otherwise.',
+          },
           answer,
           explanation: {
             type: 'string',

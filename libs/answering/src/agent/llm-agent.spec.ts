@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { openAiReply, startOpenAiServer, type OpenAiChatMessage, type TestOpenAiServer } from '@docintel/testing';
 import { LlmError } from '../llm/llm-endpoint';
+import { NO_ANSWER } from './builtin-agent';
 import { LlmAgent, type LlmAgentOptions } from './llm-agent';
 import { aPassage, fakeToolbox, recordingTrace } from './testing/fake-toolbox';
 import { AgentRunFailed, type AgentRunRequest } from './types';
@@ -106,13 +107,54 @@ describe('LlmAgent over an OpenAI-compatible endpoint', () => {
     expect(result.iterations).toBe(3);
   });
 
+  it('takes found: false as "not found", with the model\'s reason and no evidence', async () => {
+    server.enqueue(
+      search('lease deposit'),
+      openAiReply.toolCalls({
+        name: 'final_answer',
+        arguments: { found: false, answer: '', explanation: 'The lease does not mention a deposit.', sources: [] },
+      }),
+    );
+    const result = await agent().run(
+      request({ messages: [{ role: 'user', content: 'How large is the deposit?' }] }),
+      fakeToolbox([LEASE, RENT]),
+      recordingTrace().trace,
+    );
+    expect(result).toMatchObject({ answer: NO_ANSWER, explanation: 'The lease does not mention a deposit.', evidence: [], iterations: 2 });
+    const finalTool = server.requests[0].body!.tools!.find((t) => t.function.name === 'final_answer')!;
+    expect(finalTool.function.parameters).toMatchObject({ properties: { found: { type: 'boolean' } } });
+    expect(server.requests[0].body!.messages[0].content).toMatch(/found set to false/);
+  });
+
+  it('asks once for the sources of an answer that cites none, then answers "not found" rather than an unchecked value', async () => {
+    server.enqueue(search('lease end'), finalAnswer('30 June 2030', []), finalAnswer('30 June 2030', ['S9']));
+    const { steps, trace } = recordingTrace();
+    const result = await agent().run(request(), fakeToolbox([LEASE, RENT]), trace);
+    expect(result.answer).toBe(NO_ANSWER);
+    expect(result.evidence).toEqual([]);
+    expect(result.explanation).toMatch(/could not be checked against the documents: its sources \(S9\) are not handles/);
+    const repair = toolResults(server.requests[2].body!.messages).pop();
+    expect(repair).toMatch(/it cites no source.*found set to false/);
+    expect(steps.filter((st) => st.tool === 'final_answer').map((st) => !!st.error)).toEqual([true, true]);
+  });
+
+  it('takes an answer cited after the repair request', async () => {
+    server.enqueue(search('lease end'), finalAnswer('31 March 2027', []), finalAnswer('31 March 2027', ['S1']));
+    const result = await agent().run(request(), fakeToolbox([LEASE, RENT]), recordingTrace().trace);
+    expect(result.answer).toBe('31 March 2027');
+    expect(result.evidence).toMatchObject([{ kind: 'passage', passage: { id: 'n-1' } }]);
+  });
+
   it('answers arguments that are not JSON with an error the model can act on', async () => {
     // LangChain warns when a reply's only tool call cannot be parsed; that is this test's point.
     jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-    server.enqueue(openAiReply.toolCalls({ name: 'search_passages', arguments: '{"query": "lease' }), finalAnswer('Not stated.'));
+    server.enqueue(
+      openAiReply.toolCalls({ name: 'search_passages', arguments: '{"query": "lease' }),
+      openAiReply.toolCalls({ name: 'final_answer', arguments: { found: false, answer: '', explanation: 'Not stated.', sources: [] } }),
+    );
     const { steps, trace } = recordingTrace();
     const result = await agent().run(request(), fakeToolbox([LEASE]), trace);
-    expect(result.answer).toBe('Not stated.');
+    expect(result).toMatchObject({ answer: NO_ANSWER, explanation: 'Not stated.' });
     expect(JSON.parse(toolResults(server.requests[1].body!.messages)[0]).error).toMatch(/not valid JSON/);
     expect(steps[0]).toMatchObject({ tool: 'search_passages', error: expect.stringMatching(/not valid JSON/) });
   });

@@ -2,6 +2,7 @@ import { HumanMessage, ToolMessage, type AIMessage, type BaseMessage } from '@la
 import { LlmEndpoint } from '../llm/llm-endpoint';
 import { DEFAULT_LLM_BASE_URLS, type LlmEnv, type LlmProvider } from '../llm/llm-env';
 import { AgentTools } from './agent-tools';
+import { NO_ANSWER } from './builtin-agent';
 import { userQuestion } from './conversation';
 import {
   chatTools,
@@ -53,7 +54,10 @@ export function llmAgentOptions(env: LlmEnv, models: Record<Preset, string>): Ll
   };
 }
 
-type Verdict = { ok: true; result: Omit<AgentRunResult, 'iterations'> } | { ok: false; problems: string[] };
+type Verdict =
+  | { ok: true; result: Omit<AgentRunResult, 'iterations'> }
+  /** `uncited`: a text answer that names no source the run read; asked again, then "not found". */
+  | { ok: false; problems: string[]; uncited?: boolean };
 
 /**
  * The agent as a tool-calling loop of a chat model (LangChain, OpenAI-compatible or Ollama). Each
@@ -126,6 +130,7 @@ export class LlmAgent implements AgentEngine {
       }
       if (verdict?.ok) return { ...verdict.result, iterations: iteration };
       if (verdict) {
+        if (repaired && verdict.uncited) return { ...notFoundResult(verdict.problems, endpoint.model), iterations: iteration };
         if (repaired) {
           throw new AgentRunFailed(
             check
@@ -167,7 +172,19 @@ function judgeFinal(args: FinalAnswerArgs, check: OutputCheck | undefined, ledge
   if (!isSchema(args)) return { ok: false, problems: [`the arguments of ${FINAL_ANSWER} must be an object`] };
   const sources = Array.isArray(args.sources) ? args.sources.filter((s): s is string => typeof s === 'string') : [];
   const explanation = typeof args.explanation === 'string' && args.explanation.trim() ? args.explanation.trim() : undefined;
-  return judgeAnswer(args.answer, sources, explanation, check, ledger, model);
+  if (args.found === false && !check) {
+    return {
+      ok: true,
+      result: {
+        answer: NO_ANSWER,
+        explanation: explanation ?? `The language model ${model} found no answer in the documents.`,
+        evidence: [],
+      },
+    };
+  }
+  const verdict = judgeAnswer(args.answer, sources, explanation, check, ledger, model);
+  // Found nothing, with an output schema: the object (its fields left empty) stands, citing nothing.
+  return verdict.ok && args.found === false ? { ok: true, result: { ...verdict.result, evidence: [] } } : verdict;
 }
 
 /** A reply in plain text: the answer, citing handles as "[S3]"; with an output schema, the JSON object in it. */
@@ -199,6 +216,17 @@ function judgeAnswer(
     answer = typeof raw === 'string' ? raw.trim() : JSON.stringify(raw);
   }
   const evidence = ledger.evidence(sources, quotesOf(answer));
+  if (!check && !evidence.length) {
+    const named = sources.length ? `its sources (${sources.join(', ')}) are not handles this run gave out` : 'it cites no source';
+    return {
+      ok: false,
+      uncited: true,
+      problems: [
+        `${named}: give the handles (S1, …) of the passages or statements the answer was read from, ` +
+          `or call ${FINAL_ANSWER} with found set to false if the documents do not give the answer`,
+      ],
+    };
+  }
   return {
     ok: true,
     result: { answer, explanation: explanation ?? `Answered by the language model ${model} from the documents it searched.`, evidence },
@@ -217,6 +245,15 @@ function quotesOf(answer: string | Record<string, unknown>): string[] {
   };
   walk(answer);
   return quotes;
+}
+
+/** A text answer the model could not cite after being asked again: not an answer from the documents. */
+function notFoundResult(problems: string[], model: string): Omit<AgentRunResult, 'iterations'> {
+  return {
+    answer: NO_ANSWER,
+    explanation: `The answer of the language model ${model} was not used because it could not be checked against the documents: ${problems.join('; ')}.`,
+    evidence: [],
+  };
 }
 
 function parseJson(text: string): unknown {
