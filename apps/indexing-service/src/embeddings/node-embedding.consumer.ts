@@ -19,8 +19,9 @@ const FOREIGN_KEY_VIOLATION = '23503';
  * node_embedding, asynchronous: a durable consumer of node.batch.created shared by every replica.
  * For each batch it asks the namespace's rule (fresh, so a rule change applies to the very next
  * batch), picks the batch's nodes the rule lets through, embeds their text and stores the vectors.
- * Failures are retried with back-off and end on the dead-letter subject; they never touch the
- * file's indexation status. Progress and the last error are kept in additionalInfos.node_embedding.
+ * Failures are retried with back-off and end on the dead-letter subject. Progress and the last
+ * error are kept in additionalInfos.node_embedding; the file is SUCCESS once its last batch is over,
+ * embedded, skipped or failed (a failure does not fail the file: see pipeline/readiness.ts).
  */
 @DurableWorker({
   message: Hooks.nodeBatchCreated,

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { DataSource, type Repository } from 'typeorm';
 import { DomainError, ErrorCode } from '@docintel/contracts';
 import { IndexedFileEntity } from '../files/indexed-file.entity';
+import type { Readiness, ReadinessRun } from '../pipeline/readiness';
 import { isUuid } from '../tenancy';
 
 /** Facts a parse learns about the file, written in the same transaction that publishes its tree. */
@@ -15,7 +16,20 @@ export interface ParsedFileFacts {
   description?: string | null;
   /** Keys merged into the file's additionalInfos (what the parse learned, the next steps' records). */
   additionalInfo?: Record<string, unknown>;
+  /**
+   * The status the commit leaves: SUCCESS (the default) when nothing a job reads is left to do,
+   * RUNNING while the steps after parsing work (`settle` ends it).
+   */
+  status?: 'SUCCESS' | 'RUNNING';
 }
+
+/**
+ * A run whose tree is committed and whose steps after parsing are queued: the file waits for them
+ * (RUNNING) rather than for a worker, so it has no heartbeat. `pipeline_request_time` and
+ * `pipeline_generation` name the run's tree (recordAttempt for a parse, stepsQueued for a reindex).
+ */
+const STEPS_PHASE = `claimed_request_time = requested_time AND pipeline_request_time = requested_time
+                     AND current_generation IS NOT NULL AND pipeline_generation = current_generation`;
 
 const affected = (result: unknown): number => (result as [unknown, number])[1];
 
@@ -86,7 +100,8 @@ export class IndexationStateRepository {
   /**
    * Takes up a request: the file moves to `status` (RUNNING, or ABORTED when a rule says no) unless
    * the request was overtaken or another worker has it. A request whose worker went silent
-   * (RUNNING, last heartbeat before `staleBefore`) may be taken up again.
+   * (RUNNING, last heartbeat before `staleBefore`) may be taken up again, unless its tree is
+   * committed and it only waits for the steps after parsing.
    */
   async claim(
     fileId: string,
@@ -99,7 +114,8 @@ export class IndexationStateRepository {
       `UPDATE files SET status = $4, error_message = $5, claimed_request_time = $2,
                         heartbeat_time = CASE WHEN $4 = 'RUNNING' THEN $6::bigint END
         WHERE id = $1 AND requested_time = $2
-          AND (claimed_request_time IS DISTINCT FROM $2 OR (status = 'RUNNING' AND COALESCE(heartbeat_time, 0) < $3))`,
+          AND (claimed_request_time IS DISTINCT FROM $2
+               OR (status = 'RUNNING' AND COALESCE(heartbeat_time, 0) < $3 AND NOT COALESCE(${STEPS_PHASE}, false)))`,
       [fileId, requestedTime, staleBefore, status, errorMessage, Date.now()],
     );
     return affected(result) > 0;
@@ -133,14 +149,66 @@ export class IndexationStateRepository {
     );
   }
 
-  /** SUCCESS for a reindex without reparse: the committed tree stays, the steps after parsing were re-queued. */
-  async markReindexed(fileId: string, requestedTime: number, generation: number): Promise<boolean> {
+  /**
+   * A reindex without reparse has queued the steps after parsing on the committed tree: from now on
+   * the file waits for them (see `settle`), not for a worker. False when the request was overtaken.
+   */
+  async stepsQueued(fileId: string, requestedTime: number, generation: number): Promise<boolean> {
     const result = await this.ds.query(
-      `UPDATE files SET status = 'SUCCESS', error_message = NULL, heartbeat_time = NULL
-        WHERE id = $1 AND requested_time = $2 AND claimed_request_time = $2 AND current_generation = $3`,
+      `UPDATE files SET pipeline_request_time = $2, pipeline_generation = $3, heartbeat_time = NULL
+        WHERE id = $1 AND requested_time = $2 AND claimed_request_time = $2 AND current_generation = $3 AND status = 'RUNNING'`,
       [fileId, requestedTime, generation],
     );
     return affected(result) > 0;
+  }
+
+  /**
+   * Ends a run waiting for its steps after parsing, once `decide` (pipeline/readiness.ts) says they
+   * are over: SUCCESS, or FAILED with a message. Under the file's row lock, so whichever step
+   * finishes last, on any replica, sees every step over. Only the file's current request, RUNNING,
+   * with its tree committed, is ended; anything else is left alone (null).
+   */
+  async settle(
+    fileId: string,
+    decide: (info: Record<string, unknown>, run: ReadinessRun) => Readiness,
+  ): Promise<'SUCCESS' | 'FAILED' | null> {
+    if (!isUuid(fileId)) return null;
+    return this.ds.transaction(async (em) => {
+      const rows: Array<{ requested_time: string; current_generation: number; additional_info: Record<string, unknown> }> = await em.query(
+        `SELECT requested_time, current_generation, additional_info FROM files
+          WHERE id = $1 AND status = 'RUNNING' AND ${STEPS_PHASE} FOR UPDATE`,
+        [fileId],
+      );
+      if (!rows.length) return null;
+      const run = { requestedTime: Number(rows[0].requested_time), generation: rows[0].current_generation };
+      const verdict = decide(rows[0].additional_info, run);
+      if (verdict.kind === 'waiting') return null;
+      await em.query(`UPDATE files SET status = $2, error_message = $3, heartbeat_time = NULL WHERE id = $1`, [
+        fileId,
+        verdict.kind,
+        verdict.kind === 'FAILED' ? verdict.message : null,
+      ]);
+      return verdict.kind;
+    });
+  }
+
+  /** Ends FAILED a run still waiting for its steps after parsing (the sweeper: nothing is left to settle it). */
+  async failWaiting(fileId: string, requestedTime: number, message: string): Promise<boolean> {
+    const result = await this.ds.query(
+      `UPDATE files SET status = 'FAILED', error_message = $3, heartbeat_time = NULL
+        WHERE id = $1 AND requested_time = $2 AND status = 'RUNNING' AND ${STEPS_PHASE}`,
+      [fileId, requestedTime, message],
+    );
+    return affected(result) > 0;
+  }
+
+  /** Files RUNNING with their tree committed, waiting for their steps after parsing (at most `limit`). */
+  async waitingForSteps(limit: number): Promise<Array<{ id: string; requestedTime: number; additionalInfo: Record<string, unknown> }>> {
+    const rows: Array<{ id: string; requested_time: string; additional_info: Record<string, unknown> }> = await this.ds.query(
+      `SELECT id, requested_time, additional_info FROM files WHERE status = 'RUNNING' AND ${STEPS_PHASE} ORDER BY requested_time LIMIT $1`,
+      [limit],
+    );
+    return rows.map((r) => ({ id: r.id, requestedTime: Number(r.requested_time), additionalInfo: r.additional_info }));
   }
 
   /** A new generation number for the file's next tree (NodeStoreRepository.beginGeneration). */
@@ -164,7 +232,7 @@ export class IndexationStateRepository {
 
   /**
    * Makes the generation the file's tree, in one transaction with the file's indexation result
-   * (SUCCESS, indexed) and the facts the parse learned (NodeStoreRepository.commitGeneration).
+   * (`indexed`, and SUCCESS or RUNNING as `facts.status` says) and the facts the parse learned (NodeStoreRepository.commitGeneration).
    * `stale` when a generation at least as new is current already.
    */
   async commitGeneration(fileId: string, generation: number, facts: ParsedFileFacts = {}): Promise<'committed' | 'stale'> {
@@ -177,8 +245,8 @@ export class IndexationStateRepository {
       const { current_generation: current, last_generation: last } = rows[0];
       if (generation > last) throw new DomainError(ErrorCode.CONFLICT, `Generation ${generation} of file ${fileId} was never begun`);
       if (current !== null && generation <= current) return 'stale';
-      const params: unknown[] = [fileId, generation];
-      const sets = [`current_generation = $2`, `indexed = true`, `status = 'SUCCESS'`, `error_message = NULL`, `reparse_requested = false`];
+      const params: unknown[] = [fileId, generation, facts.status ?? 'SUCCESS'];
+      const sets = [`current_generation = $2`, `indexed = true`, `status = $3`, `error_message = NULL`, `reparse_requested = false`];
       for (const [column, value] of [
         ['checksum', facts.checksum],
         ['media_type', facts.mediaType],
@@ -249,11 +317,15 @@ export class IndexationStateRepository {
     });
   }
 
-  /** Fails the RUNNING indexations whose worker has been silent since `staleBefore`. */
+  /**
+   * Fails the RUNNING indexations whose worker has been silent since `staleBefore`. A run waiting
+   * for its steps after parsing has no worker to be silent: the sweeper looks at it apart
+   * (`waitingForSteps`).
+   */
   async failSilentRuns(staleBefore: number, message: string): Promise<Array<{ id: string; generation: number | null }>> {
     const [rows] = (await this.ds.query(
       `UPDATE files SET status = 'FAILED', error_message = $2, heartbeat_time = NULL
-        WHERE status = 'RUNNING' AND COALESCE(heartbeat_time, 0) < $1
+        WHERE status = 'RUNNING' AND COALESCE(heartbeat_time, 0) < $1 AND NOT COALESCE(${STEPS_PHASE}, false)
         RETURNING id, pipeline_generation`,
       [staleBefore, message],
     )) as [Array<{ id: string; pipeline_generation: number | null }>, number];

@@ -7,11 +7,14 @@ import { OntologiesRepository } from '../files/ontologies.repository';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
 import { DurableWorker, type Delivery, type DurableHandler } from '../pipeline/durable-worker.decorator';
+import { RunSettlement } from '../pipeline/run-settlement';
 import { PROGRESS_KEYS } from '../pipeline/tree-events';
 
 /** additionalInfos.ontologies */
 export interface OntologiesProgress {
-  status: 'SUCCESS' | 'SKIPPED' | 'FAILED' | 'RUNNING';
+  status: 'PENDING' | 'SUCCESS' | 'SKIPPED' | 'FAILED' | 'RUNNING';
+  /** The run the record belongs to (planned with the tree); a recompute keeps the run's. */
+  requestedTime?: number | null;
   generation: number | null;
   concepts: number;
   reason: string | null;
@@ -35,8 +38,10 @@ function embeddedMetadata(parsing: unknown): EmbeddedMetadata | undefined {
 /**
  * Ontologies and metadata, computed by the built-in engine from the committed tree after every
  * indexation and on POST /files/{id}/recompute-ontologies: the ontology entries replace the file's
- * previous ones, and title, authors and description are recorded on the IndexedFile. A failure
- * never changes the file's indexation status; it is recorded in additionalInfos.ontologies.
+ * previous ones, and title, authors and description are recorded on the IndexedFile. The record in
+ * additionalInfos.ontologies is planned (PENDING) with the tree; the file is SUCCESS once it is over
+ * with the other steps (pipeline/readiness.ts). A failure is recorded there and does not fail the
+ * file: the document can still be searched and read.
  */
 @DurableWorker({ message: Work.indexingOntologies, durable: 'indexing_ontologies', concurrency: 1, maxMessages: 4 })
 @Injectable()
@@ -46,6 +51,7 @@ export class OntologiesConsumer implements DurableHandler<OntologiesWork> {
     private readonly nodes: NodeStoreRepository,
     private readonly files: FilesRepository,
     private readonly ontologies: OntologiesRepository,
+    private readonly settlement: RunSettlement,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -54,8 +60,16 @@ export class OntologiesConsumer implements DurableHandler<OntologiesWork> {
     if (!file || file.namespaceId !== work.namespaceId) return;
     // A newer tree was committed since: its own message follows.
     if (work.generation !== undefined && file.currentGeneration !== work.generation) return;
-    const record = (p: Omit<OntologiesProgress, 'updatedTime'>) =>
-      this.state.setInfo(work.fileId, PROGRESS_KEYS.ontologies, { ...p, updatedTime: Date.now() } satisfies OntologiesProgress);
+    const planned = file.additionalInfo[PROGRESS_KEYS.ontologies] as OntologiesProgress | undefined;
+    const requestedTime = work.generation !== undefined ? work.requestedTime : (planned?.requestedTime ?? null);
+    const record = async (p: Omit<OntologiesProgress, 'updatedTime' | 'requestedTime'>) => {
+      await this.state.setInfo(work.fileId, PROGRESS_KEYS.ontologies, {
+        ...p,
+        requestedTime,
+        updatedTime: Date.now(),
+      } satisfies OntologiesProgress);
+      if (p.status !== 'RUNNING') await this.settlement.settle(work.fileId);
+    };
     try {
       const tree = await this.nodes.readTree(file.namespaceId, file.id);
       if (!tree?.root) {

@@ -9,6 +9,7 @@ import type { IndexingEnv } from '../indexing.env';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
 import { DurableWorker, type Delivery, type DurableHandler } from '../pipeline/durable-worker.decorator';
 import { FileTooLargeError, StorageBytes, type DownloadedFile } from '../pipeline/storage-bytes';
+import { readiness } from '../pipeline/readiness';
 import { PROGRESS_KEYS, TreeEvents } from '../pipeline/tree-events';
 import { batches, storable, toNodeRecords } from '../pipeline/tree-records';
 import { parserThreads, Parsers } from './parsers';
@@ -199,6 +200,7 @@ export class CorpusParsingConsumer implements DurableHandler<RootNodeCreatedEven
       records,
       'parsed',
     );
+    const ready = readiness(announcement.records, { requestedTime: event.requestedTime, generation }).kind === 'SUCCESS';
     try {
       for (const batch of batches(records, this.env.NODE_BATCH_SIZE)) {
         await this.nodes.insertBatch(event.fileId, generation, batch);
@@ -209,8 +211,10 @@ export class CorpusParsingConsumer implements DurableHandler<RootNodeCreatedEven
       const metadata = storable(doc.metadata);
       const authors = metadata.authors?.filter(Boolean).join(', ');
       // What the parse learned and the next steps' fresh records are committed with the tree: a
-      // reader who sees SUCCESS sees them too, never the records of an earlier run.
+      // reader sees them with the new tree, never the records of an earlier run. The file is
+      // SUCCESS only once the steps a job reads are over; a step's last batch settles it.
       await this.nodes.commitGeneration(event.fileId, generation, {
+        status: ready ? 'SUCCESS' : 'RUNNING',
         checksum: download.sha256,
         mediaType: doc.format.mediaType,
         size: download.size,
@@ -246,11 +250,11 @@ export class CorpusParsingConsumer implements DurableHandler<RootNodeCreatedEven
         totalMs: Date.now() - started,
         mediaType: doc.format.mediaType,
       },
-      'indexation SUCCESS',
+      ready ? 'indexation SUCCESS' : 'tree committed; waiting for the steps after parsing',
     );
 
-    // The tree is committed and the file SUCCESS: a redelivery would find the request done, so a
-    // failure from here on is recorded (a reindex re-runs the steps) rather than retried.
+    // The tree is committed: a redelivery would find the request taken, so a failure from here on
+    // ends the file FAILED with the reason (a reindex re-runs the steps) rather than being retried.
     try {
       await this.nodes.deleteVectorsOfReplacedNodes(event.fileId, generation);
       await this.events.publish(announcement);
@@ -260,10 +264,12 @@ export class CorpusParsingConsumer implements DurableHandler<RootNodeCreatedEven
         'tree committed but the steps after parsing could not be queued; reindex to run them',
       );
       await this.state
-        .setInfo(event.fileId, PROGRESS_KEYS.announce, {
-          error: `The steps after parsing could not be queued (${(err as Error).message}); reindex the file to run them.`,
-          updatedTime: Date.now(),
-        })
+        .end(
+          event.fileId,
+          event.requestedTime,
+          'FAILED',
+          `The steps after parsing could not be queued (${(err as Error).message}); reindex the file to run them.`,
+        )
         .catch(() => undefined);
     }
   }

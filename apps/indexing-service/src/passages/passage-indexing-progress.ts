@@ -1,14 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import type { StepProgress } from '@docintel/contracts';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
+import { PROGRESS_KEYS } from '../pipeline/progress-keys';
+import { RunSettlement } from '../pipeline/run-settlement';
 import { settledStatus, type BatchOutcome, type StepRun } from '../pipeline/step-progress';
 
 /** additionalInfos.passage_indexing */
-export const PASSAGE_INDEXING_KEY = 'passage_indexing';
+export const PASSAGE_INDEXING_KEY = PROGRESS_KEYS.passages;
 
 export interface PassageIndexingProgress extends StepProgress {
   /** Passages written to the search index (leaves with text, and table rows). */
   indexedPassages: number;
+  /** Opened by the step rather than planned with the tree: `totalNodes` counts the batches handled. */
+  unplanned?: boolean;
 }
 
 const runOrder = (r: { generation: number; requestedTime: number }) => [r.generation, r.requestedTime] as const;
@@ -20,15 +24,17 @@ function compareRuns(a: StepRun, b: StepRun): number {
 }
 
 /**
- * additionalInfos.passage_indexing, kept like the other steps' records (StepProgressRecorder) but
- * opened by the step itself on the first batch of a run it sees, since the announcement of a tree
- * plans only the records of node_embedding and formula_augmentation. So the record shows from the
- * first batch handled, not PENDING from the commit; `totalNodes` counts the nodes of the batches
- * handled so far and is the run's total once every batch is done.
+ * additionalInfos.passage_indexing, kept like the other steps' records (StepProgressRecorder). The
+ * announcement of a tree plans it (PENDING, with the run's batches and nodes); the first batch the
+ * step handles makes it RUNNING. A run announced without a plan (the record of an older run, or
+ * none) gets one opened by its first batch, whose `totalNodes` then grows with the batches.
  */
 @Injectable()
 export class PassageIndexingProgressRecorder {
-  constructor(private readonly state: IndexationStateRepository) {}
+  constructor(
+    private readonly state: IndexationStateRepository,
+    private readonly settlement: RunSettlement,
+  ) {}
 
   /** Opens (or finds) the run's record; false when the file's record belongs to a newer run (this batch is stale). */
   async open(fileId: string, run: StepRun, batches: number): Promise<boolean> {
@@ -36,7 +42,8 @@ export class PassageIndexingProgressRecorder {
     await this.state.updateInfo<PassageIndexingProgress>(fileId, PASSAGE_INDEXING_KEY, (p) => {
       const order = p ? compareRuns(p, run) : -1;
       if (order > 0) stale = true;
-      if (order >= 0) return undefined;
+      if (order === 0) return p?.status === 'PENDING' ? { ...p, status: 'RUNNING', updatedTime: Date.now() } : undefined;
+      if (order > 0) return undefined;
       return {
         status: 'RUNNING',
         requestedTime: run.requestedTime,
@@ -47,6 +54,7 @@ export class PassageIndexingProgressRecorder {
         failedBatches: 0,
         totalNodes: 0,
         indexedPassages: 0,
+        unplanned: true,
         reason: null,
         lastError: null,
         updatedTime: Date.now(),
@@ -61,14 +69,19 @@ export class PassageIndexingProgressRecorder {
     );
   }
 
-  /** A batch of `nodes` nodes is over. */
+  /** A batch of `nodes` nodes is over; the last one may make the file SUCCESS (pipeline/readiness.ts). */
   async batchOver(fileId: string, run: StepRun, nodes: number, outcome: BatchOutcome): Promise<void> {
+    await this.count(fileId, run, nodes, outcome);
+    await this.settlement.settle(fileId);
+  }
+
+  private async count(fileId: string, run: StepRun, nodes: number, outcome: BatchOutcome): Promise<void> {
     await this.state.updateInfo<PassageIndexingProgress>(fileId, PASSAGE_INDEXING_KEY, (p) => {
       if (!p || compareRuns(p, run) !== 0) return undefined;
       const next: PassageIndexingProgress = {
         ...p,
         batchesDone: Math.min(p.batches, p.batchesDone + 1),
-        totalNodes: p.totalNodes + nodes,
+        totalNodes: p.unplanned ? p.totalNodes + nodes : p.totalNodes,
         updatedTime: Date.now(),
       };
       switch (outcome.kind) {

@@ -4,17 +4,19 @@ import { RulesClient } from '@docintel/rules';
 import { IndexationModule } from '../indexation/indexation.module';
 import { NodesModule } from '../nodes/nodes.module';
 import { DurableWorkers } from './durable-workers';
+import { RunSettlement } from './run-settlement';
 import { StepProgressRecorder } from './step-progress';
 import { TreeEvents } from './tree-events';
 
 /**
  * What every pipeline step module imports: the indexation state and the node store, the rules
- * client, the announcement of a committed tree, the step progress records, and the one starter of
+ * client, the announcement of a committed tree, the step progress records and the end of a run
+ * waiting for them (RunSettlement), and the one starter of
  * every @DurableWorker in the application.
  */
 @Module({
   imports: [DiscoveryModule, IndexationModule, NodesModule],
-  providers: [RulesClient, TreeEvents, StepProgressRecorder, DurableWorkers],
-  exports: [IndexationModule, NodesModule, RulesClient, TreeEvents, StepProgressRecorder],
+  providers: [RulesClient, TreeEvents, StepProgressRecorder, RunSettlement, DurableWorkers],
+  exports: [IndexationModule, NodesModule, RulesClient, TreeEvents, StepProgressRecorder, RunSettlement],
 })
 export class PipelineCoreModule {}

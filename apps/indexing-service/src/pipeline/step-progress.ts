@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { StepProgress } from '@docintel/contracts';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
+import { RunSettlement } from './run-settlement';
 
 /** The run a batch belongs to. */
 export interface StepRun {
@@ -31,7 +32,10 @@ export function settledStatus(p: StepProgress, counted: number): StepProgress['s
  */
 @Injectable()
 export class StepProgressRecorder {
-  constructor(private readonly state: IndexationStateRepository) {}
+  constructor(
+    private readonly state: IndexationStateRepository,
+    private readonly settlement: RunSettlement,
+  ) {}
 
   /** The record of the run, or undefined when the batch belongs to another run. */
   async current<P extends StepProgress>(fileId: string, key: string, run: StepRun): Promise<P | undefined> {
@@ -54,8 +58,18 @@ export class StepProgressRecorder {
     );
   }
 
-  /** A batch is over: `counter` (embeddedNodes, augmentedNodes) counted up, skipped by the rule, or failed for good. */
+  /**
+   * A batch is over: `counter` (embeddedNodes, augmentedNodes) counted up, skipped by the rule, or
+   * failed for good. The last batch of the steps a file waits for makes it SUCCESS (or FAILED):
+   * see pipeline/readiness.ts.
+   */
   async batchOver(fileId: string, key: string, counter: string, run: StepRun, outcome: BatchOutcome): Promise<StepProgress | undefined> {
+    const next = await this.count(fileId, key, counter, run, outcome);
+    await this.settlement.settle(fileId);
+    return next;
+  }
+
+  private count(fileId: string, key: string, counter: string, run: StepRun, outcome: BatchOutcome): Promise<StepProgress | undefined> {
     return this.state.updateInfo<StepProgress & Record<string, unknown>>(fileId, key, (p) => {
       if (!sameRun(p, run)) return undefined;
       const next: StepProgress & Record<string, unknown> = {

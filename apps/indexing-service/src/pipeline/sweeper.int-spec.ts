@@ -20,6 +20,7 @@ import { IndexationStateRepository, SWEEPER_LOCK } from '../indexation/indexatio
 import { IndexingEnv } from '../indexing.env';
 import { migrations } from '../migrations';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
+import { RunSettlement } from './run-settlement';
 import { INTERRUPTED_MESSAGE, LOST_MESSAGE, Sweeper } from './sweeper';
 
 const logger = createLogger('sweeper-test', 'silent');
@@ -65,7 +66,16 @@ beforeAll(async () => {
     }),
   );
   const requests = new IndexationRequestPublisher(jetstream, logger);
-  sweeper = new Sweeper(state, nodes, requests, app.get<NatsConnection>(NATS_CONNECTION), nats, env, logger);
+  sweeper = new Sweeper(
+    state,
+    nodes,
+    requests,
+    new RunSettlement(state, logger),
+    app.get<NatsConnection>(NATS_CONNECTION),
+    nats,
+    env,
+    logger,
+  );
 });
 afterAll(async () => {
   for (const c of consumers) await c.stop();
@@ -165,7 +175,7 @@ describe('sweeper', () => {
     try {
       await other.query('BEGIN');
       await other.query('SELECT pg_advisory_xact_lock($1)', [SWEEPER_LOCK]);
-      expect(await sweeper.sweep()).toEqual({ swept: false, interrupted: 0, republished: 0 });
+      expect(await sweeper.sweep()).toEqual({ swept: false, interrupted: 0, republished: 0, settled: 0 });
       await other.query('COMMIT');
       expect((await sweeper.sweep()).swept).toBe(true);
     } finally {

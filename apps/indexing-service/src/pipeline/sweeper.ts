@@ -8,10 +8,14 @@ import type { IndexingEnv } from '../indexing.env';
 import { IndexationRequestPublisher } from '../indexation/indexation-request-publisher';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
+import { lastStepUpdate } from './readiness';
+import { RunSettlement } from './run-settlement';
 
 export const INTERRUPTED_MESSAGE = 'Indexation was interrupted; reindex to try again.';
 export const LOST_MESSAGE = 'The indexation request was lost; reindex to try again.';
+export const STEPS_LOST_MESSAGE = 'The steps after parsing stopped before the file could be searched; reindex to try again.';
 const MAX_REPUBLISH = 500;
+const MAX_WAITING = 500;
 
 /** The durable consumers that take up indexation requests: a lost request can only be told apart when they are idle. */
 const REQUEST_QUEUES: Array<{ stream: StreamDefinition; durable: string }> = [
@@ -19,10 +23,18 @@ const REQUEST_QUEUES: Array<{ stream: StreamDefinition; durable: string }> = [
   { stream: Streams.work, durable: 'indexing_reindex' },
 ];
 
+/** The durable consumers of the steps a file waits for (pipeline/readiness.ts). */
+const STEP_QUEUES: Array<{ stream: StreamDefinition; durable: string }> = [
+  { stream: Streams.hooks, durable: 'node_embedding' },
+  { stream: Streams.hooks, durable: 'passage_indexing' },
+];
+
 export interface SweepResult {
   swept: boolean;
   interrupted: number;
   republished: number;
+  /** Runs waiting for their steps that were ended: SUCCESS (their steps were over) or FAILED (nothing moves). */
+  settled: number;
 }
 
 /**
@@ -32,8 +44,9 @@ export interface SweepResult {
  * namespace's name is written by the same statement). And a worker that dies mid-parse leaves its
  * file RUNNING. Every SWEEP_INTERVAL_SECONDS one replica
  * (the holder of a Postgres advisory lock) fails the RUNNING files whose worker has been silent
- * for SWEEP_STALE_RUNNING_SECONDS, and, when the request queues are idle, publishes again the
- * requests nobody took up within SWEEP_PENDING_AFTER_SECONDS (same message id, so a duplicate collapses).
+ * for SWEEP_STALE_RUNNING_SECONDS, ends the runs waiting for steps that will not come
+ * (settleWaitingRuns), and, when the request queues are idle, publishes again the requests nobody
+ * took up within SWEEP_PENDING_AFTER_SECONDS (same message id, so a duplicate collapses).
  */
 @Injectable()
 export class Sweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -46,6 +59,7 @@ export class Sweeper implements OnApplicationBootstrap, BeforeApplicationShutdow
     private readonly state: IndexationStateRepository,
     private readonly nodes: NodeStoreRepository,
     private readonly requests: IndexationRequestPublisher,
+    private readonly settlement: RunSettlement,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(NATS_OPTIONS) private readonly nats: NatsOptions,
     @Inject(SERVICE_ENV) private readonly env: IndexingEnv,
@@ -61,14 +75,16 @@ export class Sweeper implements OnApplicationBootstrap, BeforeApplicationShutdow
   }
 
   async sweep(now = Date.now()): Promise<SweepResult> {
-    const result: SweepResult = { swept: false, interrupted: 0, republished: 0 };
+    const result: SweepResult = { swept: false, interrupted: 0, republished: 0, settled: 0 };
     result.swept = await this.state.asSweeper(async () => {
       const silent = await this.state.failSilentRuns(now - this.env.SWEEP_STALE_RUNNING_SECONDS * 1000, INTERRUPTED_MESSAGE);
       for (const f of silent) await this.nodes.discardUncommitted(f.id);
       result.interrupted = silent.length;
       if (silent.length) this.logger.warn({ files: silent.map((f) => f.id) }, 'indexations interrupted (worker silent); marked FAILED');
 
-      if (!(await this.queuesIdle())) return;
+      result.settled = await this.settleWaitingRuns(now - this.env.SWEEP_STALE_RUNNING_SECONDS * 1000);
+
+      if (!(await this.queuesIdle(REQUEST_QUEUES))) return;
       for (const file of await this.state.unclaimedRequests(now - this.env.SWEEP_PENDING_AFTER_SECONDS * 1000, MAX_REPUBLISH)) {
         if (!file.namespaceName) {
           await this.state.end(file.id, file.requestedTime, 'FAILED', LOST_MESSAGE);
@@ -82,10 +98,36 @@ export class Sweeper implements OnApplicationBootstrap, BeforeApplicationShutdow
     return result;
   }
 
-  /** True when the request consumers have nothing waiting and nothing in flight. */
-  private async queuesIdle(): Promise<boolean> {
+  /**
+   * Runs whose tree is committed wait for their steps (RUNNING). One whose steps are over but that
+   * was never settled (its process died in between) is settled now. One whose steps have not
+   * reported for `staleBefore` while their queues are idle will never be: its messages were lost
+   * (a crash between commit and announcement): it ends FAILED. A large file whose batches are
+   * still queued is never failed, however long it takes.
+   */
+  private async settleWaitingRuns(staleBefore: number): Promise<number> {
+    let settled = 0;
+    let idle: boolean | undefined;
+    for (const f of await this.state.waitingForSteps(MAX_WAITING)) {
+      if ((await this.settlement.settle(f.id)) !== null) {
+        settled++;
+        continue;
+      }
+      if (lastStepUpdate(f.additionalInfo) >= staleBefore) continue;
+      idle ??= await this.queuesIdle(STEP_QUEUES);
+      if (!idle) break;
+      if (await this.state.failWaiting(f.id, f.requestedTime, STEPS_LOST_MESSAGE)) {
+        settled++;
+        this.logger.warn({ fileId: f.id }, 'indexation waited for steps that will not run; marked FAILED');
+      }
+    }
+    return settled;
+  }
+
+  /** True when the consumers have nothing waiting and nothing in flight. */
+  private async queuesIdle(queues: Array<{ stream: StreamDefinition; durable: string }>): Promise<boolean> {
     const jsm = await this.nc.jetstreamManager();
-    for (const q of REQUEST_QUEUES) {
+    for (const q of queues) {
       try {
         const info = await jsm.consumers.info(prefixedName(this.nats.prefix, q.stream.name), prefixedName(this.nats.prefix, q.durable));
         if (info.num_pending > 0 || info.num_ack_pending > 0) return false;

@@ -17,7 +17,10 @@ import { SERVICE_ENV } from '@docintel/runtime';
 import { isFormulaCandidate } from '../formulas/formula-candidates';
 import type { IndexingEnv } from '../indexing.env';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
+import { PROGRESS_KEYS } from './progress-keys';
 import { batches, distinctTypes } from './tree-records';
+
+export { PROGRESS_KEYS } from './progress-keys';
 
 /** The run whose tree is announced. */
 export interface TreeRun {
@@ -31,15 +34,6 @@ export interface TreeRun {
   size: number | null;
 }
 
-export const PROGRESS_KEYS = {
-  embedding: 'node_embedding',
-  formulas: 'formula_augmentation',
-  ontologies: 'ontologies',
-  parsing: 'parsing',
-  /** Set when a committed tree could not be announced to the steps after parsing. */
-  announce: 'pipeline',
-} as const;
-
 const PUBLISH_ATTEMPTS = 3;
 
 /** What announcing a tree takes: its batches, its formula candidates, and the steps' fresh records. */
@@ -48,8 +42,8 @@ export interface Announcement {
   reason: Exclude<NodeUpdateReason, 'augmented'>;
   nodeBatches: Array<Array<{ id: string; type: string }>>;
   formulaBatches: Array<Array<{ id: string; type: string }>>;
-  /** additionalInfos.node_embedding and .formula_augmentation for the run, all batches pending. */
-  records: Record<string, NodeEmbeddingProgress | FormulaAugmentationProgress>;
+  /** additionalInfos.node_embedding, .passage_indexing, .formula_augmentation and .ontologies for the run, all pending. */
+  records: Record<string, Pick<StepProgress, 'status' | 'requestedTime' | 'generation' | 'updatedTime'>>;
 }
 
 /**
@@ -113,12 +107,36 @@ export class TreeEvents {
       totalNodes: formulaCount,
       augmentedNodes: 0,
     };
+    // passage_indexing handles the same batches as node_embedding. Planned here with the others, so
+    // that a file waiting for its steps (pipeline/readiness.ts) knows it has passages to wait for.
+    const passages: StepProgress & { indexedPassages: number } = {
+      ...base,
+      status: nodes.length ? 'PENDING' : 'SUCCESS',
+      reason: nodes.length ? null : 'the document has no nodes',
+      batches: nodeBatches.length,
+      totalNodes: nodes.length,
+      indexedPassages: 0,
+    };
+    const ontologies = {
+      status: 'PENDING',
+      requestedTime: run.requestedTime,
+      generation: run.generation,
+      concepts: 0,
+      reason: null,
+      lastError: null,
+      updatedTime: base.updatedTime,
+    } as const;
     return {
       run,
       reason,
       nodeBatches,
       formulaBatches,
-      records: { [PROGRESS_KEYS.embedding]: embedding, [PROGRESS_KEYS.formulas]: formulas },
+      records: {
+        [PROGRESS_KEYS.embedding]: embedding,
+        [PROGRESS_KEYS.passages]: passages,
+        [PROGRESS_KEYS.formulas]: formulas,
+        [PROGRESS_KEYS.ontologies]: ontologies,
+      },
     };
   }
 
@@ -128,7 +146,7 @@ export class TreeEvents {
    */
   async recordPlan(a: Announcement): Promise<void> {
     for (const [key, value] of Object.entries(a.records)) {
-      await this.state.updateInfo<StepProgress>(a.run.fileId, key, (current) =>
+      await this.state.updateInfo<Pick<StepProgress, 'requestedTime' | 'generation'>>(a.run.fileId, key, (current) =>
         current?.requestedTime === value.requestedTime && current.generation === value.generation ? undefined : value,
       );
     }

@@ -7,12 +7,15 @@ import { IndexationStateRepository } from '../indexation/indexation-state.reposi
 import type { IndexingEnv } from '../indexing.env';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
 import { DurableWorker, type Delivery, type DurableHandler } from '../pipeline/durable-worker.decorator';
+import { RunSettlement } from '../pipeline/run-settlement';
 import { TreeEvents } from '../pipeline/tree-events';
 
 /**
  * A reindex without reparse: the committed tree stays as it is, and the steps after parsing run on
  * it again (node.batch.created per batch, node.updated for formula candidates, ontologies), without
- * reading the bytes. The file goes RUNNING, then SUCCESS once the steps are queued.
+ * reading the bytes. The file goes RUNNING, and SUCCESS once the steps a job reads are over
+ * (pipeline/readiness.ts): the last batch of those steps settles it, or this worker does if they
+ * were over before it got there.
  */
 @DurableWorker({ message: Work.indexingReindex, durable: 'indexing_reindex', concurrency: 2, maxMessages: 4 })
 @Injectable()
@@ -22,6 +25,7 @@ export class ReindexConsumer implements DurableHandler<ReindexWork> {
     private readonly nodes: NodeStoreRepository,
     private readonly requests: IndexationRequestPublisher,
     private readonly events: TreeEvents,
+    private readonly settlement: RunSettlement,
     @Inject(SERVICE_ENV) private readonly env: IndexingEnv,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -55,7 +59,8 @@ export class ReindexConsumer implements DurableHandler<ReindexWork> {
       );
       await this.events.recordPlan(announcement);
       await this.events.publish(announcement);
-      await this.state.markReindexed(work.fileId, work.requestedTime, generation);
+      await this.state.stepsQueued(work.fileId, work.requestedTime, generation);
+      await this.settlement.settle(work.fileId);
     } catch (err) {
       if (delivery.lastDelivery) {
         await this.state
