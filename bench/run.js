@@ -16,13 +16,15 @@ const { parseOptions, USAGE } = require('./lib/options');
 const { interrupt, throwIfInterrupted } = require('./lib/interrupt');
 const { stopAll, REPO_ROOT } = require('./lib/processes');
 
-// A scenario may write its own document (doc, preamble) and be run only by name (onlyWhenNamed).
+// A scenario may write its own document (doc, preamble), be run only by name (onlyWhenNamed) and
+// write its section only for some options (writesDoc).
 const SCENARIOS = [
   require('./scenarios/providers'),
   require('./scenarios/performance'),
   require('./hardening'),
   require('./jobs'),
   require('./agent'),
+  require('./documents'),
 ];
 const DOC = join(REPO_ROOT, 'docs/benchmarks.md');
 const PREAMBLE = `# Benchmarks
@@ -70,7 +72,8 @@ async function main() {
       join(REPO_ROOT, 'bench/results', `${scenario.id}-${stamp}.json`),
       JSON.stringify({ scenario: scenario.id, machine, options: opts, result }, null, 2),
     );
-    if (opts.write) {
+    // A scenario may write its section only for some runs (documents: the held-out split only).
+    if (opts.write && (scenario.writesDoc?.(opts) ?? true)) {
       const doc = scenario.doc ?? DOC;
       writeSection(doc, scenario.id, md, scenario.preamble ?? PREAMBLE);
       log(`updated ${relative(REPO_ROOT, doc)} (section ${scenario.id})`);

@@ -5,7 +5,7 @@ const { parseArgs } = require('node:util');
 const USAGE = `npm run bench -- [scenario ...] [options]
 
 Scenarios: providers (the default), and by name only: performance (providers, then the byte path of
-bench:storage, in one run), hardening, jobs, agent
+bench:storage, in one run), hardening, jobs, agent, documents
 
 Options (environment variable in brackets):
   --duration <s>      measured seconds per target            [BENCH_DURATION, default 10]
@@ -13,6 +13,8 @@ Options (environment variable in brackets):
   --connections <n>   concurrent HTTP connections            [BENCH_CONNECTIONS, default 50]
   --no-breakdown      skip the per-hop measurements (shorter run)
   --profile           write V8 CPU profiles of the servers to bench/results/profiles/
+  --split <name>      documents: the question split, dev or heldout (only heldout
+                      updates docs/benchmarks.md)              [default dev]
   --no-write          print the results without updating docs/benchmarks.md
   -h, --help`;
 
@@ -31,18 +33,22 @@ function parseOptions(argv, env = process.env) {
       duration: { type: 'string' },
       warmup: { type: 'string' },
       connections: { type: 'string' },
+      split: { type: 'string' },
       profile: { type: 'boolean', default: false },
       'no-write': { type: 'boolean', default: false },
       'no-breakdown': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
+  const split = values.split ?? 'dev';
+  if (!['dev', 'heldout'].includes(split)) throw new Error(`--split must be dev or heldout (got "${split}")`);
   return {
     help: values.help,
     scenarios: positionals,
     durationS: positiveNumber('duration', values.duration ?? env.BENCH_DURATION ?? 10),
     warmupS: positiveNumber('warmup', values.warmup ?? env.BENCH_WARMUP ?? 3, { allowZero: true }),
     connections: positiveNumber('connections', values.connections ?? env.BENCH_CONNECTIONS ?? 50, { integer: true }),
+    split,
     profile: values.profile,
     write: !values['no-write'],
     breakdown: !values['no-breakdown'],
