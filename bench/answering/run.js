@@ -2,8 +2,11 @@
 /*
  * The built-in answering engine on two benchmarks, after `npm run build`:
  *   node bench/answering/run.js [--no-write] [--limit N]
+ *   node bench/answering/run.js --choose-threshold   (learning half only: the default minConfidence)
  * 1. SQuAD v1.1 dev, held-out half (the odd-numbered articles; the weights were learned on the
  *    even-numbered ones by train-reader.js): EM and F1 with the official normalisation.
+ *    Abstention with the reader's default thresholds: each held-out question over its own
+ *    paragraph (share answered, F1 on those) and over another article's (share answered: should be 0).
  * 2. Typed answers (INT, FLOAT, DATE, BOOL, ENUM) on the hand-written typed-questions.json.
  * Rewrites the section between <!-- answering:start --> and <!-- answering:end --> of
  * docs/benchmarks.md and leaves a JSON record in bench/results/. Exit code: 0 targets met, 2 a
@@ -15,11 +18,12 @@ require('reflect-metadata');
 const { mkdirSync, writeFileSync } = require('node:fs');
 const { join, resolve } = require('node:path');
 const { loadavg } = require('node:os');
-const { BuiltinReader, LEARNED_WEIGHTS_INFO } = require('@docintel/answering');
+const { BuiltinReader, LEARNED_WEIGHTS_INFO, DEFAULT_THRESHOLDS: DEFAULTS } = require('@docintel/answering');
 const { machineInfo } = require('../lib/machine');
 const { writeSection } = require('../lib/markdown-section');
 const { loadSquad, passageOf, score } = require('./lib/squad');
 const { runTyped } = require('./lib/typed');
+const { askBoth, summarise, chooseThreshold } = require('./lib/abstention');
 
 const REPO_ROOT = resolve(__dirname, '../..');
 const DOC = join(REPO_ROOT, 'docs/benchmarks.md');
@@ -94,6 +98,18 @@ evaluate-v1.1 normalisation, max over the gold answers.
 
 Target: F1 above ${TARGET_F1} on the held-out half: **${r.squad.f1 > TARGET_F1 ? 'met' : 'missed'}**.
 
+**Abstention, held-out half, default thresholds** (\`new BuiltinReader()\`: minConfidence ${DEFAULTS.minConfidence}, minCoverage ${DEFAULTS.minCoverage}).
+Each question is asked twice: over its own paragraph, where SQuAD v1.1 always has the answer, and over the paragraph of
+another article (the question halfway round the held-out list), where it has none and the reader should say not found.
+The default minConfidence was chosen on the learning half (\`node bench/answering/run.js --choose-threshold\`: the best
+utility, +1 for an answer with F1 ≥ 0.5 over its own paragraph, −1 for one below 0.5 or any answer over another
+article's paragraph, 0 for a withheld one).
+
+| asked over | questions | answered (found) | F1 on answered |
+|---|---|---|---|
+| its own paragraph | ${r.abstention.questions} | ${pct(100 * r.abstention.ownAnswered)}% | ${pct(r.abstention.f1OnAnswered)} |
+| another article's paragraph | ${r.abstention.questions} | ${pct(100 * r.abstention.otherAnswered)}% | – |
+
 **Typed answers.** ${r.typed.total} hand-written questions (bench/answering/typed-questions.json) over short excerpts of
 documents of ../shared/corpus (a footballer's biography, a 1995 SEC prospectus, the Wikipedia article on ducks, rows of
 Apple's XBRL facts); each question is asked over all the excerpts of its document. Right when the typed value equals the
@@ -107,7 +123,19 @@ ${typedRows}
 ${r.typed.msPerQuestion.toFixed(2)} ms per typed question.`;
 }
 
+/** Sweeps minConfidence on the learning half (never the held-out half) and prints the mixed accuracy of each. */
+function chooseOnLearningHalf() {
+  const { learn } = loadSquad();
+  const rows = askBoth(new BuiltinReader({ minConfidence: 0 }), learn.slice(0, LIMIT));
+  const { best, table } = chooseThreshold(rows);
+  for (const t of table)
+    log(`minConfidence ${t.threshold.toFixed(2)}: own answered ${pct(100 * t.ownAnswered)}% (F1 ${pct(t.f1OnAnswered)}), other answered ${pct(100 * t.otherAnswered)}%, utility ${t.utility.toFixed(3)}`);
+  log(`best: ${best.threshold}`);
+  return 0;
+}
+
 async function main() {
+  if (args.includes('--choose-threshold')) return chooseOnLearningHalf();
   const load = { start: loadavg()[0], end: 0 };
   const machine = machineInfo();
   const { heldOut, learnTitles, heldOutTitles } = loadSquad();
@@ -116,13 +144,15 @@ async function main() {
   log(`SQuAD held-out half: ${questions.length} questions`);
   const squad = runSquad(reader, questions);
   log(`EM ${pct(squad.em)} F1 ${pct(squad.f1)}, ${squad.msPerQuestion.toFixed(2)} ms per question`);
+  const abstention = summarise(askBoth(new BuiltinReader(), questions));
+  log(`abstention (defaults): own paragraph answered ${pct(100 * abstention.ownAnswered)}% with F1 ${pct(abstention.f1OnAnswered)}; another article's answered ${pct(100 * abstention.otherAnswered)}%`);
   const latency = runLatency(reader, questions);
   log(`50 passages: ${latency.msPerQuestion.toFixed(2)} ms per question`);
   const typed = await runTyped(new BuiltinReader());
   for (const row of typed.rows.filter((x) => !x.ok)) log(`typed miss: ${row.type} "${row.question}" expected ${JSON.stringify(row.expected)} got ${row.found ? JSON.stringify(row.got) : 'not found'}`);
   log(`typed: ${typed.right}/${typed.total}`);
   load.end = loadavg()[0];
-  const result = { squad, latency, typed, load, learnArticles: learnTitles.length, heldOutArticles: heldOutTitles.length, pass: squad.f1 > TARGET_F1 };
+  const result = { squad, abstention, latency, typed, load, learnArticles: learnTitles.length, heldOutArticles: heldOutTitles.length, pass: squad.f1 > TARGET_F1 };
   const md = markdown(result, machine);
   process.stdout.write(`\n${md}\n\n`);
   mkdirSync(join(REPO_ROOT, 'bench/results'), { recursive: true });

@@ -4,14 +4,15 @@ import { formatRawValue, toDataValue } from '../typed/data-value';
 import { answerBool } from './bool-answer';
 import { candidatesFor, type RawCandidate } from './candidates';
 import { buildLattice, DEFAULT_LATTICE, type SentenceView } from './lattice';
+import { decide, DEFAULT_THRESHOLDS } from './decision';
 import { builtinModel, type LinearModel } from './model';
 import { analyzeQuestion, type AnalyzedQuestion, type QuestionType } from './question';
 import { choose, leastRisk, scoreSpan, scoreView, type Candidate, type ScoredView } from './scoring';
 
 export interface BuiltinReaderOptions {
-  /** Below this confidence the reader says it found nothing. */
+  /** Below this confidence the reader says it found nothing (default 0.3, see decision.ts). */
   minConfidence?: number;
-  /** Share of the question's terms the answer's sentence must contain, else nothing was found. */
+  /** Share of the question's terms the answer's sentence must contain, else nothing was found (default 0.3). */
   minCoverage?: number;
   /** Sentences considered, the best by matched question terms. */
   maxSentences?: number;
@@ -22,7 +23,7 @@ export interface BuiltinReaderOptions {
   model?: LinearModel;
 }
 
-const DEFAULTS = { minConfidence: 0.1, minCoverage: 0.3, maxSentences: DEFAULT_LATTICE.maxSentences, maxValues: 20, maxScored: 300 };
+const DEFAULTS = { ...DEFAULT_THRESHOLDS, maxSentences: DEFAULT_LATTICE.maxSentences, maxValues: 20, maxScored: 300 };
 
 /**
  * What a typed question asks for, whatever its wording: a DATE question is a "when" question for
@@ -42,6 +43,21 @@ function typedQuestionType(type: AnswerTypeDto, asked: QuestionType): QuestionTy
     case 'ENUM':
       return asked;
   }
+}
+
+/** The kind of a STRING item: a name (every word capitalised), a number, or a phrase. */
+function kindOf(text: string): 'name' | 'number' | 'phrase' {
+  const words = text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w));
+  if (words.length && words.every((w) => /^[\p{N}.,%$€£-]+$/u.test(w))) return 'number';
+  const content = words.filter((w) => !/^(?:of|and|the|de|van|von|der|da|du|la|le|for|&)$/i.test(w));
+  return content.length && content.every((w) => /^[\p{Lu}\p{N}]/u.test(w)) ? 'name' : 'phrase';
+}
+
+/** Whether two sentences belong to one list: the same sentence, or items (list items, rows, cells) under the same headings. */
+function sameList(a: SentenceView, b: SentenceView): boolean {
+  if (a === b) return true;
+  const item = (v: SentenceView) => ['list_item', 'row', 'cell'].includes(v.passage.nodeType);
+  return item(a) && item(b) && a.passage.nodeType === b.passage.nodeType && a.passage.headings.join('\n') === b.passage.headings.join('\n');
 }
 
 interface Valued {
@@ -82,16 +98,18 @@ export class BuiltinReader implements Reader {
     if (!asked.terms.size) return notFound('The question has no content words to look for.');
     const q: AnalyzedQuestion = { ...asked, type: typedQuestionType(type, asked.type) };
     const views = buildLattice(q, passages, { maxSentences: this.options.maxSentences });
-    if (type.dataType === 'BOOL') return answerBool(q, question.question, type, views, this.options.minCoverage);
-    const valued = this.rank(q, type, views);
-    if (!valued.length) return notFound(this.nothingFound(type, views), 0);
+    if (type.dataType === 'BOOL') return answerBool(q, question.question, type, views, this.options);
+    const vetoed: RawCandidate[] = [];
+    const valued = this.rank(q, type, views, vetoed);
+    if (!valued.length) return notFound(this.nothingFound(type, views, vetoed), 0);
     return this.respond(type, valued);
   }
 
-  private rank(q: AnalyzedQuestion, type: AnswerTypeDto, views: SentenceView[]): Valued[] {
+  private rank(q: AnalyzedQuestion, type: AnswerTypeDto, views: SentenceView[], vetoed: RawCandidate[]): Valued[] {
     const raws: { raw: RawCandidate; scored: ScoredView; bounds: number }[] = [];
     for (const view of views) {
-      const raw = candidatesFor(view, type, q);
+      // Mentions no person would take (a section number for a count) are not candidates at all.
+      const raw = candidatesFor(view, type, q).filter((r) => !r.veto || (vetoed.push(r), false));
       if (!raw.length) continue;
       const scored = scoreView(view, this.model);
       for (const r of raw) raws.push({ raw: r, scored, bounds: scored.startScore[r.i] + scored.endScore[r.j] });
@@ -108,6 +126,7 @@ export class BuiltinReader implements Reader {
         c.end = r.end;
       }
       if (r.label) c.key = r.label;
+      c.fit = r.fit ?? 1;
       candidates.push(c);
     }
     const choice = choose(candidates);
@@ -136,11 +155,12 @@ export class BuiltinReader implements Reader {
   private respond(type: AnswerTypeDto, valued: Valued[]): ReaderAnswer {
     const [best] = valued;
     const coverage = best.candidate.view.coverage;
-    const confidence = best.probability * (0.5 + 0.5 * coverage);
     const where = `${best.candidate.view.passage.fileName}, passage ${best.candidate.view.passageIndex + 1}`;
-    if (coverage < this.options.minCoverage || confidence < this.options.minConfidence) {
+    const decision = decide({ probability: best.probability, coverage, fit: best.candidate.fit ?? 1 }, this.options);
+    const { confidence } = decision;
+    if (!decision.found) {
       return notFound(
-        `The best candidate, "${best.candidate.text}" (${where}), is too uncertain (confidence ${confidence.toFixed(2)}, ${Math.round(coverage * 100)}% of the question's words in its sentence).`,
+        `The best candidate, "${best.candidate.text}" (${where}), was withheld: ${decision.reason}${decision.confidence === decision.raw ? '' : ` (confidence ${decision.raw.toFixed(2)} otherwise)`}.`,
         confidence,
       );
     }
@@ -156,7 +176,7 @@ export class BuiltinReader implements Reader {
       rawValue: chosen.map((v) => v.rawValue).join('; '),
       value,
       confidence,
-      explanation: `Read from ${where}: "${this.sentenceOf(best.candidate)}"`,
+      explanation: `Read from ${where} (confidence ${confidence.toFixed(2)}): "${this.sentenceOf(best.candidate)}"`,
       citations,
     };
   }
@@ -171,10 +191,14 @@ export class BuiltinReader implements Reader {
     const best = valued[0];
     const floor = best.probability / 20;
     const sameSentence = (v: Valued) => v.candidate.view === best.candidate.view && type.dataType !== 'STRING';
+    const kind = kindOf(best.candidate.text);
     const chosen: Valued[] = [];
     for (const v of valued) {
       if (chosen.length >= this.options.maxValues) break;
       if (v.probability < floor && !sameSentence(v)) continue;
+      // A list of authors is not continued with a list of data sources: STRING items keep the best one's kind.
+      // and come from the best one's list: its sentence, or the sibling items of a list or table.
+      if (type.dataType === 'STRING' && (kindOf(v.candidate.text) !== kind || !sameList(v.candidate.view, best.candidate.view))) continue;
       const c = v.candidate;
       const overlaps = chosen.some(
         (o) => o.candidate.view.passage.id === c.view.passage.id && o.candidate.start < c.end && c.start < o.candidate.end,
@@ -189,8 +213,12 @@ export class BuiltinReader implements Reader {
     return s.length > 300 ? `${s.slice(0, 297)}...` : s;
   }
 
-  private nothingFound(type: AnswerTypeDto, views: SentenceView[]): string {
+  private nothingFound(type: AnswerTypeDto, views: SentenceView[], vetoed: readonly RawCandidate[]): string {
     if (!views.length) return 'No sentence of the passages shares a word with the question.';
+    if (vetoed.length) {
+      const shown = vetoed.slice(0, 3).map((r) => `"${r.view.passage.text.slice(r.start ?? 0, r.end ?? 0)}" is ${r.veto}`);
+      return `No value that fits the question was found; left out: ${shown.join('; ')}${vetoed.length > 3 ? ` and ${vetoed.length - 3} more` : ''}.`;
+    }
     const kind = {
       STRING: 'answer span',
       INT: 'whole number',

@@ -3,6 +3,7 @@ import { findDates } from '../typed/dates';
 import { findEnumMentions } from '../typed/enums';
 import { findNumbers } from '../typed/numbers';
 import { stringSpans, type SentenceView } from './lattice';
+import { datePlausibility, numberPlausibility } from './plausibility';
 import type { AnalyzedQuestion } from './question';
 import { tokenRange } from './scoring';
 
@@ -17,6 +18,10 @@ export interface RawCandidate {
   extra: string[];
   /** For ENUM: the allowed value the span names. */
   label?: string;
+  /** How well a typed mention fits what is asked, 0..1 (plausibility.ts); 1 when unknown. */
+  fit?: number;
+  /** Why no person would take this mention as the answer; such candidates are never scored. */
+  veto?: string;
 }
 
 /** Words of a question that asks for an amount of money ("What transfer fee did they pay?"). */
@@ -29,6 +34,32 @@ const MONEY_WORDS: ReadonlySet<string> = new Set(
 /** SQuAD answers are at most a few words long; 95% of them fit in 10 tokens. */
 export const MAX_STRING_TOKENS = 10;
 
+const PREPOSITIONS = new Set('of by from in into with for to on at as about'.split(' '));
+
+/**
+ * Tokens where the argument the question asks for begins: after "made of" when the question ends
+ * "… made of?", after "funded by" when it asks "Who funded …?". The learned model knows the words
+ * around a span, not which of them is the question's predicate, and took "Rol-top" beside "nut"
+ * over "aluminum alloy" after "made of".
+ */
+function argumentSlots(view: SentenceView, q: AnalyzedQuestion): Set<number> {
+  const slots = new Set<number>();
+  const words = q.tokens.filter((t) => t.shape !== 'p');
+  const last = words[words.length - 1];
+  const head = words[words.length - 2];
+  const pairs: [string, string][] = [];
+  // A stranded preposition: "What metal is it made of?" asks for the object of "made of".
+  if (last && head && PREPOSITIONS.has(last.lower) && !head.stop) pairs.push([head.stem, last.lower]);
+  // An active "Who funded X?" is answered by a passive "X was funded by Y".
+  if (q.verb && (q.type === 'who' || q.type === 'what' || q.type === 'which')) pairs.push([q.verb, 'by']);
+  if (!pairs.length) return slots;
+  const { tokens } = view;
+  for (let k = 0; k + 2 < tokens.length; k++) {
+    if (pairs.some(([w, p]) => tokens[k].stem === w && tokens[k + 1].lower === p)) slots.add(k + 2);
+  }
+  return slots;
+}
+
 function typedRange(view: SentenceView, start: number, end: number): [number, number] | null {
   return tokenRange(view, view.start + start, view.start + end);
 }
@@ -36,18 +67,40 @@ function typedRange(view: SentenceView, start: number, end: number): [number, nu
 /** Candidates narrowed by the answerType: dates for DATE, numbers for INT and FLOAT, allowed values for ENUM, spans for STRING. */
 export function candidatesFor(view: SentenceView, type: AnswerTypeDto, q: AnalyzedQuestion): RawCandidate[] {
   const text = view.passage.text.slice(view.start, view.end);
-  const at = (start: number, end: number, extra: string[], label?: string): RawCandidate[] => {
+  const at = (
+    start: number,
+    end: number,
+    extra: string[],
+    label?: string,
+    fit?: { fit: number; veto?: string; extra: string[] },
+  ): RawCandidate[] => {
     const r = typedRange(view, start, end);
-    return r ? [{ view, i: r[0], j: r[1], start: view.start + start, end: view.start + end, extra, label }] : [];
+    if (!r) return [];
+    return [
+      {
+        view,
+        i: r[0],
+        j: r[1],
+        start: view.start + start,
+        end: view.start + end,
+        extra: [...extra, ...(fit?.extra ?? [])],
+        label,
+        fit: fit?.fit,
+        veto: fit?.veto,
+      },
+    ];
   };
   switch (type.dataType) {
     case 'STRING': {
       const out: RawCandidate[] = [];
-      for (const [i, j] of stringSpans(view, MAX_STRING_TOKENS)) out.push({ view, i, j, extra: [] });
+      const slots = argumentSlots(view, q);
+      for (const [i, j] of stringSpans(view, MAX_STRING_TOKENS)) out.push({ view, i, j, extra: slots.has(i) ? ['slot'] : [] });
       return out;
     }
     case 'DATE':
-      return findDates(text, type.dateFormat).flatMap((d) => at(d.start, d.end, [`dprec=${d.precision}`]));
+      return findDates(text, type.dateFormat).flatMap((d) =>
+        at(d.start, d.end, [`dprec=${d.precision}`], undefined, datePlausibility(d.start, text, q, d.precision)),
+      );
     case 'INT':
     case 'FLOAT': {
       const dates = findDates(text, type.dateFormat).filter((d) => d.precision !== 'year');
@@ -62,7 +115,7 @@ export function candidatesFor(view: SentenceView, type: AnswerTypeDto, q: Analyz
           if (unit && [...q.terms].some((t) => unit.startsWith(t) || t.startsWith(unit.slice(0, 4)))) extra.push('unitq');
           if (n.percent) extra.push(asksPercent ? 'pct=asked' : 'pct=unasked');
           if (n.currency && asksMoney) extra.push('money=asked');
-          return at(n.start, n.end, extra);
+          return at(n.start, n.end, extra, undefined, numberPlausibility(n, text, view, q));
         });
     }
     case 'ENUM':

@@ -26,6 +26,14 @@ export const HAND_SET_WEIGHTS: Readonly<Record<string, number>> = {
   // "What fee did they pay?" and "£275,000": an amount in a currency answers a question about money.
   'money=asked': 1.5,
   enummention: 0.5,
+  // plausibility.ts: a value in the unit the question asks for ("How heavy" and "12 kg") is likelier
+  // the answer; a bare number where a unit is expected, a footnote mark or a number in a name less.
+  'unit=fit': 1.5,
+  'unit=none': -0.7,
+  footnote: -1.5,
+  'in-name': -1,
+  // candidates.ts: a span that begins where the question's predicate takes its argument ("made of _").
+  slot: 2,
 };
 
 /** A linear model over named features; unknown features weigh 0. */

@@ -15,6 +15,8 @@ export interface Candidate {
   text: string;
   key: string;
   score: number;
+  /** How well a typed value fits the question (plausibility.ts), 0..1; 1 for spans. */
+  fit?: number;
 }
 
 /** Scores of a sentence's tokens as span starts and ends, sentence features included in the starts. */

@@ -46,3 +46,11 @@ describe('statementPolarity', () => {
     expect(statementPolarity('It is not without risk.').affirmative).toBe(true);
   });
 });
+
+describe('statementPolarity and "without"', () => {
+  it('does not let "without" deny the words before it', () => {
+    const about = (w: string) => ['removed', 'reused'].includes(w);
+    expect(statementPolarity('The nut can be removed and reused without impairing its efficiency.', about).affirmative).toBe(true);
+    expect(statementPolarity('The nut is reused without inspection.', (w) => w === 'inspection').affirmative).toBe(false);
+  });
+});

@@ -130,8 +130,9 @@ export function statementPolarity(sentence: string, focus?: (word: string) => bo
     .map((w, i) => ({ ...w, i }))
     .filter((w, i) => NEGATION_WORDS.has(w.word) && w.word !== 'nor' && words[i + 1]?.word !== NOT_NEGATING_AFTER[w.word]);
   const focusAt = focus ? words.flatMap((w, i) => (focus(w.word) ? [i] : [])) : [];
-  const governs = (n: { i: number; clause: number }, f: number) =>
-    words[f].clause === n.clause && ((f >= n.i && f - n.i <= window) || (n.i > f && n.i - f <= 2));
+  // "without" negates only what follows it: "can be reused without impairing it" affirms the reuse.
+  const governs = (n: { i: number; clause: number; word: string }, f: number) =>
+    words[f].clause === n.clause && ((f >= n.i && f - n.i <= window) || (n.i > f && n.i - f <= 2 && n.word !== 'without'));
   const counted = focusAt.length ? negations.filter((n) => focusAt.some((f) => governs(n, f))) : negations;
   return {
     affirmative: counted.length % 2 === 0,

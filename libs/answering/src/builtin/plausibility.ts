@@ -1,0 +1,257 @@
+import type { NumberMention } from '../typed/numbers';
+import type { SentenceView } from './lattice';
+import type { AnalyzedQuestion } from './question';
+import { tokenize } from './tokens';
+
+/**
+ * Whether a typed mention can be what the question asks for. `veto` names why no person would take
+ * it (a section number for a count, a standard's number for a density); `fit` below 1 marks a
+ * mention that could be the answer but rarely is (a year for "how many"), and scales the answer's
+ * confidence, so that a doubtful sole candidate is withheld rather than answered.
+ */
+export interface Plausibility {
+  veto?: string;
+  fit: number;
+  /** Features for the scoring model ("unit=fit"). */
+  extra: string[];
+}
+
+const OK: Plausibility = { fit: 1, extra: [] };
+
+/**
+ * Words after which a number is a reference, not a quantity: sections, paragraphs, standards, forms,
+ * pages, footnotes, ids and phone numbers. The question naming the word ("Which section …", "What
+ * is the form number?") lifts the veto.
+ */
+const REFERENCE_WORDS =
+  'section sections sec s ss paragraph paragraphs para paras art article articles clause clauses part parts chapter chapters chap ch ' +
+  'page pages pp p fig figure figures table tables note notes footnote footnotes schedule exhibit appendix annex item items rule ' +
+  'rules regulation regulations form forms no nos nr number numbers model version ver v rev revision standard volume vol line lines ' +
+  'step id ref reference code tel telephone phone fax mobile box suite room floor invoice order account acct serial case docket ' +
+  'file claim policy iso jis din en astm ieee iec bs ansi rfc nfpa ul sae api';
+const REFERENCE_WORD = new Set(REFERENCE_WORDS.split(' '));
+/** The word (with an optional series letter, "JIS G 4108") or sign right before a number. */
+const BEFORE_WORD = /(§§?|¶|#|[\p{L}]+)\.?\s*(?:[A-Z]\s?)?[#:]?\s*$/u;
+/** An upper-case code right before a number ("ISO 9001", "EN 10204"): a standard or a model, not a quantity. */
+const BEFORE_ACRONYM = /(?:^|[^\p{L}])\p{Lu}{2,6}(?:\s\p{Lu})?\s?$/u;
+/** "(b)(3)", "[12]": the numbering of a paragraph or a footnote. */
+const BEFORE_ENUMERATOR = /\([a-z0-9]{1,4}\)\s*$/i;
+
+export type UnitClass = 'mass' | 'length' | 'time' | 'percent' | 'money' | 'temperature' | 'density' | 'area' | 'volume';
+
+const UNIT_CLASS: Record<string, UnitClass> = {};
+const classOf = (cls: UnitClass, words: string) => words.split(' ').forEach((w) => (UNIT_CLASS[w] = cls));
+classOf('mass', 'kg g mg t lb lbs oz tonne tonnes ton tons kilogram kilograms gram grams pound pounds');
+classOf(
+  'length',
+  'km m cm mm mi ft in metre metres meter meters kilometre kilometres kilometer kilometers foot feet inch inches mile miles',
+);
+classOf('time', 'second seconds sec secs minute minutes min mins hour hours hr hrs h day days week weeks month months year years yr yrs');
+classOf('percent', 'percent pct %');
+classOf('temperature', '°c °f');
+
+/** What the question's words say the answer measures ("How heavy", "weight", "in metres"). */
+const QUESTION_CLASS: Record<string, UnitClass[]> = {};
+const asks = (classes: UnitClass[], words: string) => words.split(' ').forEach((w) => (QUESTION_CLASS[w] = classes));
+asks(['mass'], 'weight weigh weighs weighed heavy mass kg kilograms kilogram pounds lb lbs grams tonnes');
+asks(
+  ['length'],
+  'tall height length wide width distance far deep depth diameter thick thickness metres meters metre meter km cm mm feet inches miles',
+);
+asks(['time'], 'duration days weeks months hours minutes');
+asks(['percent'], 'percent percentage');
+asks(['money'], 'price prices priced cost costs fee fees salary wage wages paid pay dollars euros pounds');
+asks(['temperature'], 'temperature');
+asks(['density'], 'density');
+
+/** Words that ask for a count or an amount, never a year. */
+const COUNT_TYPES = new Set(['howmany', 'howmuch', 'howadj']);
+
+/** The classes of measure the question asks for, or an empty list when it names none. */
+export function askedClasses(q: AnalyzedQuestion): UnitClass[] {
+  const out = new Set<UnitClass>();
+  for (const w of q.words) for (const c of QUESTION_CLASS[w] ?? []) out.add(c);
+  if (q.type === 'howlong') {
+    // "How long is the term?" is a duration, "How long is the bridge?" a length: either fits.
+    out.add('time');
+    out.add('length');
+  }
+  if (out.has('money') && out.has('mass')) out.delete('mass'); // "pounds" in "price in pounds"
+  return [...out];
+}
+
+/** The class of what is written with a number: its unit, percent sign or currency. */
+export function mentionClass(n: NumberMention, afterSpan: string): UnitClass | undefined {
+  // The unit is inside the span ("7.85 g"), what follows it may complete it ("/cm3").
+  const after = (n.unit ? ` ${n.unit}` : '') + afterSpan;
+  if (/^\s?(?:g|kg|lb)\s?\/\s?(?:cm|m|ml|l|ft|in)(?:3|³|\^3)?/i.test(after)) return 'density';
+  if (/^\s?(?:m2|m²|km2|km²|sq\.?\s?(?:m|ft|km)|square|hectares?|ha|acres?)\b/i.test(after)) return 'area';
+  if (/^\s?(?:m3|m³|l|ml|litres?|liters?|gallons?|cubic)\b/i.test(after)) return 'volume';
+  if (n.percent) return 'percent';
+  if (n.currency) return 'money';
+  return n.unit ? UNIT_CLASS[n.unit.toLowerCase()] : undefined;
+}
+
+/** Years written in the question ("in 2023", "January-June 2023"). */
+export function questionYears(q: AnalyzedQuestion): string[] {
+  return q.tokens.filter((t) => /^(1[89]|20)\d\d$/.test(t.text)).map((t) => t.text);
+}
+
+/** The passage's header row among its headings (cells joined with " | ", as many as the row's), split in cells. */
+function headerCells(view: SentenceView): string[] | null {
+  const cells = view.passage.text.split(' | ').length;
+  if (cells < 2) return null;
+  for (let k = view.passage.headings.length - 1; k >= 0; k--) {
+    const h = view.passage.headings[k].split(' | ');
+    if (h.length === cells) return h;
+  }
+  return null;
+}
+
+/** Index of the cell of a row passage that holds character `at`, or -1 outside a row. */
+function cellIndex(view: SentenceView, at: number): number {
+  if (view.segments.length < 2) return -1;
+  let cell = 0;
+  for (let k = view.passage.text.indexOf(' | '); k >= 0 && k < at; k = view.passage.text.indexOf(' | ', k + 1)) cell++;
+  return cell;
+}
+
+const GENERIC_TERMS = new Set(['number', 'total', 'amount', 'valu', 'figur', 'much', 'mani', 'year', 'period', 'month', 'quarter']);
+
+/**
+ * How well a row passage names what the question asks about: 1 when its label cells or headings
+ * name the question's focus ("How many *employees*"), 0.4 when they name only other terms of it
+ * (the company the headings name, not the measure: "Employees" may be written "Staff"), 0 when
+ * they name none of them.
+ */
+function rowFit(view: SentenceView, q: AnalyzedQuestion): number {
+  const asked = [...q.terms].filter((t) => !GENERIC_TERMS.has(t) && !/^\d+$/.test(t) && !MONTHS.has(t));
+  if (!asked.length) return 1;
+  const words = [...view.tokens, ...view.passage.headings.flatMap((h) => tokenize(h))];
+  const labels = new Set(words.filter((t) => t.shape !== 'd' && t.shape !== 'p').map((t) => t.stem));
+  if (q.focus && asked.includes(q.focus) && labels.has(q.focus)) return 1;
+  if (!asked.some((t) => labels.has(t))) return 0;
+  return q.focus && asked.includes(q.focus) ? 0.4 : 1;
+}
+const MONTHS = new Set(
+  'januari februari march april mai june juli august septemb octob novemb decemb jan feb mar apr jun jul aug sep oct nov dec'.split(' '),
+);
+
+/**
+ * Plausibility of a number as the answer to an INT or FLOAT question. `text` is the sentence, the
+ * mention's offsets are relative to it, `view.start` places it in the passage.
+ */
+export function numberPlausibility(n: NumberMention, text: string, view: SentenceView, q: AnalyzedQuestion): Plausibility {
+  const before = text.slice(Math.max(0, n.start - 24), n.start);
+  const after = text.slice(n.end, n.end + 16);
+  const ref = referenceBefore(before, q);
+  if (ref) return { veto: ref, fit: 0, extra: [] };
+  if (/^\s?\]/.test(after) && /\[\s?$/.test(before)) return { veto: 'a footnote marker', fit: 0, extra: [] };
+  if (/^\($/.test(text.slice(n.start, n.start + 1)) && /\)$/.test(before)) return { veto: 'a paragraph number', fit: 0, extra: [] };
+  // "555-1234", "+44 20 7946 0958", "4108-2010": digits of a code, not one quantity.
+  const around = text.slice(Math.max(0, n.start - 12), n.end + 12);
+  if (/\+?\d[\d ().-]{8,}\d/.test(around) && (around.match(/\d+/g) ?? []).length >= 3 && !n.currency && !n.percent)
+    return { veto: 'part of a phone number or code', fit: 0, extra: [] };
+  if (/^-\d/.test(after) && !n.unit) return { veto: 'part of a code', fit: 0, extra: [] };
+
+  const extra: string[] = [];
+  let fit = 1;
+  const written = text.slice(n.start, n.end);
+  const asked = askedClasses(q);
+  const has = mentionClass(n, after);
+  if (asked.length) {
+    if (has && asked.includes(has)) extra.push('unit=fit');
+    else if (has && !(has === 'money' && asked.includes('money')))
+      return { veto: `a ${has} value, not the ${asked.join(' or ')} asked for`, fit: 0, extra: [] };
+    else if (!has && !asked.includes('money')) {
+      // A weight or a length comes with its unit; a bare number is likelier another figure.
+      extra.push('unit=none');
+      fit *= 0.5;
+    }
+  }
+  if (
+    COUNT_TYPES.has(q.type) &&
+    /^(1[89]|20)\d\d$/.test(written) &&
+    !extra.includes('unit=fit') &&
+    !(n.nextWord && q.terms.has(n.nextWord.toLowerCase().slice(0, 5)))
+  ) {
+    // "How many employees" answered "2019": a year is not a count.
+    if (!asked.length && !(n.nextWord && [...q.terms].some((t) => n.nextWord!.toLowerCase().startsWith(t))))
+      return { veto: 'a year, not a count', fit: 0, extra: [] };
+  }
+  // "reports 7." with 7 a footnote mark after the word: a bare small number closing a clause.
+  if (
+    /^\d{1,2}$/.test(written) &&
+    !n.nextWord &&
+    !n.unit &&
+    /^\s*(?:[.,;:]|$)/.test(after) &&
+    /\b\p{Ll}{3,}\s$/u.test(before) &&
+    !/\b(?:of|to|is|was|were|are|be|been|about|around|approximately|than|by|at|from|only|totalled|totaled|numbered|reached|counted|stood|with|had|has|have|employs|employed)\s$/i.test(
+      before,
+    )
+  ) {
+    extra.push('footnote');
+    fit *= 0.5;
+  }
+  // "Form 1040", "Windows 10", "Apollo 11": a number in a name.
+  if (!n.unit && !n.currency && !n.percent && /[^.!?|\s]\s+\p{Lu}\p{Ll}+\s$/u.test(before) && !/^\s*\p{Ll}/u.test(after)) {
+    extra.push('in-name');
+    fit *= 0.7;
+  }
+  const period = periodMismatch(n.start, view, q, text);
+  if (period) return { veto: period, fit: 0, extra: [] };
+  if (view.segments.length > 1) {
+    const row = rowFit(view, q);
+    if (!row) return { veto: 'a value of a row about something else', fit: 0, extra: [] };
+    fit *= row;
+  }
+  return { fit, extra };
+}
+
+/** The reference a number is the number of ("§ 1302", "JIS G 4108", "page 12"), or undefined. */
+function referenceBefore(before: string, q: AnalyzedQuestion): string | undefined {
+  if (BEFORE_ENUMERATOR.test(before)) return 'the number of a paragraph';
+  const m = BEFORE_WORD.exec(before);
+  if (m) {
+    const word = m[1].toLowerCase();
+    if ((word === '§' || word === '§§' || word === '¶' || word === '#' || REFERENCE_WORD.has(word)) && !q.words.has(word))
+      return `a reference number ("${before.slice(m.index).trim()} …")`;
+  }
+  if (BEFORE_ACRONYM.test(before) && !/\b(?:USD|EUR|GBP|JPY|CHF|CAD|AUD|FY|Q[1-4]|H[12])\s?$/.test(before)) {
+    const word = /(\p{Lu}{2,6})(?:\s\p{Lu})?\s?$/u.exec(before)?.[1].toLowerCase() ?? '';
+    if (!q.words.has(word)) return `a code or standard number ("${before.trim().split(/\s+/).slice(-2).join(' ')} …")`;
+  }
+  return undefined;
+}
+
+/**
+ * A period other than the one asked: the question names a year and the value's column (its header
+ * cell) or its cell names only other years. "January-June 2022" is not the answer for 2023.
+ */
+function periodMismatch(at: number, view: SentenceView, q: AnalyzedQuestion, text: string): string | undefined {
+  const years = questionYears(q);
+  if (!years.length) return undefined;
+  const header = headerCells(view);
+  const cell = cellIndex(view, view.start + at);
+  const label = header && cell >= 0 ? header[cell] : undefined;
+  const own = label ?? (cell >= 0 ? view.passage.text.split(' | ')[cell] : text);
+  const named = own.match(/\b(1[89]|20)\d\d\b/g) ?? [];
+  if (label === undefined && cell < 0) return undefined; // prose: a sentence may name several years
+  if (named.length && !named.some((y) => years.includes(y))) return `a value for ${named.join(', ')}, not ${years.join(', ')}`;
+  return undefined;
+}
+
+/** Plausibility of a date: "§ 1302" and "Section 2019" are references, not years. */
+export function datePlausibility(start: number, text: string, q: AnalyzedQuestion, precision: string): Plausibility {
+  if (precision !== 'year') return OK;
+  const before = text.slice(Math.max(0, start - 24), start);
+  const m = BEFORE_WORD.exec(before);
+  if (m) {
+    const word = m[1].toLowerCase();
+    if ((word === '§' || word === '§§' || word === '¶' || word === '#' || REFERENCE_WORD.has(word)) && !q.words.has(word))
+      return { veto: `a reference number ("${before.slice(m.index).trim()} …")`, fit: 0, extra: [] };
+  }
+  if (BEFORE_ACRONYM.test(before) && !/\b(?:FY|Q[1-4]|H[12]|AD|CE|BC|BCE)\s?$/.test(before))
+    return { veto: 'a code or standard number', fit: 0, extra: [] };
+  return OK;
+}
