@@ -7,7 +7,7 @@
  * positions (readback.js). The held-out split is run only to report: only it writes
  * docs/benchmarks.md and is held to the goals.
  */
-const { mkdirSync, openAsBlob, writeFileSync } = require('node:fs');
+const { mkdirSync, openAsBlob, readFileSync, statSync, writeFileSync } = require('node:fs');
 const { basename, dirname, extname, join, relative } = require('node:path');
 const { throwIfInterrupted } = require('../lib/interrupt');
 const { api, until } = require('../lib/api');
@@ -21,6 +21,14 @@ const { summarise, GOALS } = require('./report');
 const CORPUS = join(REPO_ROOT, '..', 'shared', 'corpus');
 const QUESTIONS_DIR = process.env.BENCH_DOCUMENTS_QUESTIONS || join(__dirname, 'questions');
 const TERMINAL = ['SUCCESS', 'SKIPPED', 'FAILED'];
+
+const mtimeOf = (file) => {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+};
 
 async function upload(stack, token, providerId, file) {
   const folder = `documents/${dirname(file)}/`;
@@ -154,67 +162,96 @@ async function run(opts, log) {
     }
     const indexSeconds = (Date.now() - indexStarted) / 1000;
 
-    // A first job loads the engine and warms its caches; it is not counted.
-    const warm = documents.find((d) => d.indexing.ok);
-    if (warm) await askAll(stack, token, warm.fileId, warm.questions.slice(0, 1));
-
-    const records = [];
-    const jobMs = [];
-    for (const doc of documents) {
-      throwIfInterrupted();
-      const reader = fileReader(join(CORPUS, doc.file), {
-        loadTree: () => api(stack, token, 'GET', `/api/core/files/${doc.fileId}/document?format=json`),
-      });
-      if (!doc.indexing.ok) {
-        // Not indexed: every question of the document counts as wrong, unanswerable ones too.
-        for (const q of doc.questions)
-          records.push({
-            ...(await recordOf(doc, q, null, new Map(), reader)),
-            right: false,
-            exact: false,
-            why: `indexing ${doc.indexing.message}`,
-          });
-        continue;
+    let result = await askRound(stack, token, documents, split, indexSeconds, log);
+    // Development only: with BENCH_DOCUMENTS_AGAIN=<file>, each change of that file restarts
+    // job-orchestrator (which loads the engine as built now) and asks everything again over the
+    // same indexed documents; writing "stop" into it ends the run.
+    const again = process.env.BENCH_DOCUMENTS_AGAIN;
+    while (again) {
+      const before = mtimeOf(again);
+      log(`waiting for ${again} to change (write "stop" to end)`);
+      while (mtimeOf(again) === before) {
+        throwIfInterrupted();
+        await new Promise((r) => setTimeout(r, 1000));
       }
-      const job = await askAll(stack, token, doc.fileId, doc.questions);
-      jobMs.push(job.ms);
-      const byId = new Map((job.results ?? []).map((r) => [r.questionId, r]));
-      for (const q of doc.questions) records.push(await recordOf(doc, q, byId.get(q.id) ?? null, job.annotations ?? new Map(), reader));
-      const right = records.filter((r) => r.file === doc.file && r.right).length;
-      log(`${doc.file}: ${right}/${doc.questions.length} right, job ${job.ms.toFixed(0)} ms${job.error ? ` (${job.error})` : ''}`);
+      if (readFileSync(again, 'utf8').trim() === 'stop') break;
+      stack.kill('job-orchestrator', 'SIGTERM');
+      await new Promise((r) => setTimeout(r, 5000));
+      result = await askRound(stack, token, documents, split, indexSeconds, log);
+      const t = result.summary;
+      log(
+        `round: right ${t.rightPct?.toFixed(1)} %, unanswerable answered ${t.unanswerableAnsweredPct?.toFixed(1)} %, ` +
+          `citation holds ${t.citationHoldsPct?.toFixed(1)} %, position ${t.hasPositionPct?.toFixed(1)} %, job median ${t.jobMedianMs?.toFixed(0)} ms`,
+      );
     }
-    const summary = summarise(records, jobMs);
-    // The failures alone, with what the service said and what its citations read back, for reading.
-    mkdirSync(join(REPO_ROOT, 'bench/results'), { recursive: true });
-    const failuresFile = join(
-      REPO_ROOT,
-      'bench/results',
-      `documents-${split}-failures-${new Date().toISOString().replace(/[:]/g, '-')}.json`,
-    );
-    writeFileSync(
-      failuresFile,
-      JSON.stringify(
-        records.filter((r) => r.why),
-        null,
-        2,
-      ),
-    );
-    log(`failures: ${relative(REPO_ROOT, failuresFile)}`);
-    const goals = GOALS.map((g) => ({ ...g, value: g.of(summary), met: g.met(g.of(summary)) }));
-    return {
-      // Goals hold the held-out split only: a dev run reports them without failing.
-      pass: split === 'heldout' ? goals.every((g) => g.met) : true,
-      split,
-      documents: documents.map((d) => ({ file: d.file, questions: d.questions.length, indexing: d.indexing })),
-      indexSeconds,
-      failuresFile: relative(REPO_ROOT, failuresFile),
-      summary,
-      goals,
-      records,
-    };
+    return result;
   } finally {
     await stack.stop();
   }
+}
+
+/** Every document's questions asked once (after a warm-up job), graded and summarised. */
+async function askRound(stack, token, documents, split, indexSeconds, log) {
+  // A first job loads the engine and warms its caches; it is not counted.
+  const warm = documents.find((d) => d.indexing.ok);
+  if (warm) await askAll(stack, token, warm.fileId, warm.questions.slice(0, 1));
+
+  const records = [];
+  const jobMs = [];
+  for (const doc of documents) {
+    throwIfInterrupted();
+    const reader = fileReader(join(CORPUS, doc.file), {
+      loadTree: () => api(stack, token, 'GET', `/api/core/files/${doc.fileId}/document?format=json`),
+    });
+    if (!doc.indexing.ok) {
+      // Not indexed: every question of the document counts as wrong, unanswerable ones too.
+      for (const q of doc.questions)
+        records.push({
+          ...(await recordOf(doc, q, null, new Map(), reader)),
+          right: false,
+          exact: false,
+          why: `indexing ${doc.indexing.message}`,
+        });
+      continue;
+    }
+    const job = await askAll(stack, token, doc.fileId, doc.questions);
+    jobMs.push(job.ms);
+    const byId = new Map((job.results ?? []).map((r) => [r.questionId, r]));
+    for (const q of doc.questions) records.push(await recordOf(doc, q, byId.get(q.id) ?? null, job.annotations ?? new Map(), reader));
+    const right = records.filter((r) => r.file === doc.file && r.right).length;
+    log(`${doc.file}: ${right}/${doc.questions.length} right, job ${job.ms.toFixed(0)} ms${job.error ? ` (${job.error})` : ''}`);
+  }
+  const summary = summarise(records, jobMs);
+  // The failures alone, with what the service said and what its citations read back, for reading.
+  mkdirSync(join(REPO_ROOT, 'bench/results'), { recursive: true });
+  const failuresFile = join(
+    REPO_ROOT,
+    'bench/results',
+    `documents-${split}-failures-${new Date().toISOString().replace(/[:]/g, '-')}.json`,
+  );
+  writeFileSync(
+    failuresFile,
+    JSON.stringify(
+      records.filter((r) => r.why),
+      null,
+      2,
+    ),
+  );
+  log(`failures: ${relative(REPO_ROOT, failuresFile)}`);
+  // Every answer with its confidence, to choose the engine's threshold on the dev split.
+  writeFileSync(failuresFile.replace('-failures-', '-answers-'), JSON.stringify(records, null, 1));
+  const goals = GOALS.map((g) => ({ ...g, value: g.of(summary), met: g.met(g.of(summary)) }));
+  return {
+    // Goals hold the held-out split only: a dev run reports them without failing.
+    pass: split === 'heldout' ? goals.every((g) => g.met) : true,
+    split,
+    documents: documents.map((d) => ({ file: d.file, questions: d.questions.length, indexing: d.indexing })),
+    indexSeconds,
+    failuresFile: relative(REPO_ROOT, failuresFile),
+    summary,
+    goals,
+    records,
+  };
 }
 
 module.exports = {
