@@ -61,6 +61,8 @@ describe('parsers (through the worker pool)', () => {
     expect(all(doc.root, 'heading').map((h) => h.text)).toEqual(['author', 'rows']);
     const [table] = all(doc.root, 'table');
     expect(table.children.map((r) => r.children.map((c) => c.text))).toEqual([['a', 'b'], ['1', '2'], ['3', '4']]);
+    // Header cells are citable too: each at the key where its column is first written (`"b"` on line 5).
+    expect(table.children[0].children[1].positions).toEqual([{ type: 'LINE', line_number: 5, column_index_start: 13, column_index_stop: 16 }]);
   });
 
   it('json: an unclosed document fails with a clear message', async () => {

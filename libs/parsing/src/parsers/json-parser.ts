@@ -89,14 +89,21 @@ class JsonTreeBuilder {
   }
 
   private table(items: JsonNode[]): DocumentNode {
-    const columns: string[] = [];
+    // A column's header cell is placed at the key where it is first written.
+    const firstKey = new Map<string, JsonNode>();
     for (const item of items) {
       for (const p of item.children ?? []) {
-        const k = String(p.children?.[0]?.value ?? '');
-        if (!columns.includes(k)) columns.push(k);
+        const key = p.children?.[0];
+        const k = String(key?.value ?? '');
+        if (key && !firstKey.has(k)) firstKey.set(k, key);
       }
     }
-    const header = node('row', '', columns.map((c) => node('cell', c, [], [], { header: true })));
+    const columns = [...firstKey.keys()];
+    const header = node(
+      'row',
+      '',
+      columns.map((c) => node('cell', c, [], this.pos(firstKey.get(c)), { header: true })),
+    );
     const rows = items.map((item) => {
       this.count += columns.length + 1;
       const byKey = new Map((item.children ?? []).map((p) => [String(p.children?.[0]?.value ?? ''), p] as const));
