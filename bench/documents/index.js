@@ -162,6 +162,10 @@ async function run(opts, log) {
     }
     const indexSeconds = (Date.now() - indexStarted) / 1000;
 
+    if (process.env.BENCH_DOCUMENTS_DUMP) {
+      const n = await require('./passages-dump').dumpPassages(stack, documents, 'bench', process.env.BENCH_DOCUMENTS_DUMP);
+      log(`passages of ${n} questions written to ${process.env.BENCH_DOCUMENTS_DUMP} (node bench/documents/replay.js <file>)`);
+    }
     let result = await askRound(stack, token, documents, split, indexSeconds, log);
     // Development only: with BENCH_DOCUMENTS_AGAIN=<file>, each change of that file restarts
     // job-orchestrator (which loads the engine as built now) and asks everything again over the
