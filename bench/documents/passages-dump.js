@@ -17,8 +17,9 @@ const LIMIT = 40;
 
 async function dumpPassages(stack, documents, namespace, file) {
   const db = new Client({ connectionString: stack.env.DATABASE_URL });
+  db.on('error', () => {}); // a connection dropped at teardown is not this tool's failure
   await db.connect();
-  const { rows } = await db.query('SELECT id FROM namespaces WHERE name = $1', [namespace]);
+  const { rows } = await db.query('SELECT id FROM identity.namespaces WHERE name = $1', [namespace]);
   await db.end();
   const nc = await connect({ servers: stack.env.NATS_URL ?? 'nats://127.0.0.1:4222' });
   const prefix = stack.env.NATS_PREFIX;
@@ -35,7 +36,9 @@ async function dumpPassages(stack, documents, namespace, file) {
           codec.encode({ query: cuedQuery(q.question, cue).slice(0, 8000), fileIds: [doc.fileId], limit: LIMIT }),
           { timeout: 30_000, headers: h },
         );
-        const reply = codec.decode(msg.data);
+        const status = msg.headers?.get('x-rpc-status');
+        const reply = msg.data.length ? codec.decode(msg.data) : null;
+        if (status && status !== 'ok' && status !== '200') throw new Error(`passage search for ${q.id}: ${status} ${JSON.stringify(reply).slice(0, 300)}`);
         if (!reply?.passages) throw new Error(`passage search for ${q.id} failed: ${JSON.stringify(reply).slice(0, 300)}`);
         out.push({ id: q.id, question: cuedQuestion(q.question, cue), passages: preferSection(reply.passages, cue) });
       }

@@ -19,7 +19,7 @@ const args = process.argv.slice(2);
 const opt = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const dump = JSON.parse(readFileSync(resolve(args[0]), 'utf8'));
 const questions = new Map(
-  loadQuestionFiles(join(__dirname, 'questions'), join(__dirname, '../../../shared/corpus')).flatMap((d) =>
+  loadQuestionFiles(process.env.BENCH_DOCUMENTS_QUESTIONS || join(__dirname, 'questions'), join(__dirname, '../../../shared/corpus')).flatMap((d) =>
     d.questions.map((q) => [q.id, { ...q, file: d.file, split: d.split }]),
   ),
 );
