@@ -18,3 +18,15 @@ describe('JobsEnv JOB_QUEUES', () => {
     expect(() => loadConfig(JobsEnv, { JOB_QUEUES: ' , ' })).toThrow(/JOB_QUEUES.*at least one/);
   });
 });
+
+describe('JobsEnv ANSWER_MIN_CONFIDENCE', () => {
+  it('is unset by default, so the built-in engine keeps its calibrated threshold', () => {
+    expect(loadConfig(JobsEnv, {}).ANSWER_MIN_CONFIDENCE).toBeUndefined();
+  });
+
+  it('reads a share from 0 to 1 and refuses anything else, naming the variable', () => {
+    expect(loadConfig(JobsEnv, { ANSWER_MIN_CONFIDENCE: '0.65' }).ANSWER_MIN_CONFIDENCE).toBe(0.65);
+    expect(() => loadConfig(JobsEnv, { ANSWER_MIN_CONFIDENCE: '1.5' })).toThrow(/ANSWER_MIN_CONFIDENCE.*from 0 to 1/);
+    expect(() => loadConfig(JobsEnv, { ANSWER_MIN_CONFIDENCE: 'high' })).toThrow(/ANSWER_MIN_CONFIDENCE.*from 0 to 1/);
+  });
+});

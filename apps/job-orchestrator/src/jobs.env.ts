@@ -24,6 +24,17 @@ export class JobsEnv extends ServiceEnv {
   @IsIn(ANSWERING_ENGINES, { message: `must be one of ${ANSWERING_ENGINES.join(', ')}` })
   ANSWERING_ENGINE: AnsweringEngine = 'builtin';
 
+  /**
+   * The built-in engine's confidence below which an answer is reported not found (0..1). Unset: the
+   * default calibrated on the real-document evaluation (libs/answering README, DEFAULT_THRESHOLDS).
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsNumber({}, { message: 'must be a number from 0 to 1' })
+  @Min(0, { message: 'must be a number from 0 to 1' })
+  @Max(1, { message: 'must be a number from 0 to 1' })
+  ANSWER_MIN_CONFIDENCE?: number;
+
   /** Units (a question, or one file's metas) one replica works on at once. */
   @IsIntegerVar(1, 64, 'must be an integer')
   JOB_CONCURRENCY = 2;

@@ -1,8 +1,9 @@
 import type { Provider } from '@nestjs/common';
-import { BuiltinAgent, BuiltinReader, LlmAgent, LlmEnv, llmAgentOptions, type AgentEngine } from '@docintel/answering';
+import { BuiltinAgent, LlmAgent, LlmEnv, llmAgentOptions, type AgentEngine } from '@docintel/answering';
 import { loadConfig } from '@docintel/config';
 import { SERVICE_ENV } from '@docintel/runtime';
 import type { JobsEnv } from '../jobs.env';
+import { builtinReader } from '../execution/reader.provider';
 
 export const AGENT_ENGINE = Symbol('AGENT_ENGINE');
 /** "builtin" or "llm:<model>": shown in the trace and in the job's unit label. */
@@ -14,7 +15,7 @@ export const AGENT_ENGINE_NAME = Symbol('AGENT_ENGINE_NAME');
  * LLM reader, with AGENT_MODEL_FAST / AGENT_MODEL_BALANCED for completion_config.model.
  */
 export function createAgentEngine(env: JobsEnv): AgentEngine {
-  if (env.AGENT_ENGINE !== 'llm') return new BuiltinAgent(new BuiltinReader());
+  if (env.AGENT_ENGINE !== 'llm') return new BuiltinAgent(builtinReader(env));
   const llm = loadConfig(LlmEnv, { ...process.env, ANSWERING_ENGINE: 'llm' });
   const model = llm.LLM_MODEL as string;
   return new LlmAgent(llmAgentOptions(llm, { FAST: env.AGENT_MODEL_FAST ?? model, BALANCED: env.AGENT_MODEL_BALANCED ?? model }));

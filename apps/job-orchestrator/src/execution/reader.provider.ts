@@ -20,12 +20,17 @@ import { READER, RERANKER } from './reader.token';
 export function createReader(env: JobsEnv): Reader {
   switch (env.ANSWERING_ENGINE) {
     case 'builtin':
-      return new BuiltinReader();
+      return builtinReader(env);
     case 'llm':
       return createLlmReader(loadConfig(LlmEnv));
     case 'local-onnx':
       return createOnnxReader(onnxEnv(env));
   }
+}
+
+/** The built-in reader, with the operator's threshold when one is set. */
+export function builtinReader(env: JobsEnv): BuiltinReader {
+  return new BuiltinReader(env.ANSWER_MIN_CONFIDENCE === undefined ? {} : { minConfidence: env.ANSWER_MIN_CONFIDENCE });
 }
 
 /** The ONNX variables, read knowing which engine answers (READER_MODEL_DIR is required only for local-onnx). */
