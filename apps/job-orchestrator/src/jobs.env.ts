@@ -1,6 +1,7 @@
 import { Transform, Type } from 'class-transformer';
 import { ArrayNotEmpty, ArrayUnique, IsEmail, IsIn, IsNotEmpty, IsNumber, IsOptional, Max, Min } from 'class-validator';
 import { IsHttpUrlVar, IsIntegerVar } from '@docintel/config';
+import { BuiltinReader } from '@docintel/answering';
 import { ServiceEnv } from '@docintel/runtime';
 
 export const ANSWERING_ENGINES = ['builtin', 'llm', 'local-onnx'] as const;
@@ -140,4 +141,9 @@ export class JobsEnv extends ServiceEnv {
   /** How long an Idempotency-Key of POST /agent/jobs returns the job it created. */
   @IsIntegerVar(60, 30 * 86_400, 'must be an integer number of seconds')
   JOB_IDEMPOTENCY_TTL_SECONDS = 86_400;
+}
+
+/** The built-in reader, with the operator's threshold (ANSWER_MIN_CONFIDENCE) when one is set. */
+export function builtinReader(env: JobsEnv): BuiltinReader {
+  return new BuiltinReader(env.ANSWER_MIN_CONFIDENCE === undefined ? {} : { minConfidence: env.ANSWER_MIN_CONFIDENCE });
 }

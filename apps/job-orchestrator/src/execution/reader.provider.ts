@@ -1,6 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import {
-  BuiltinReader,
   LlmEnv,
   OnnxAnsweringEnv,
   createLlmReader,
@@ -10,7 +9,7 @@ import {
   type Reader,
 } from '@docintel/answering';
 import { loadConfig } from '@docintel/config';
-import type { JobsEnv } from '../jobs.env';
+import { builtinReader, type JobsEnv } from '../jobs.env';
 import { READER, RERANKER } from './reader.token';
 
 /**
@@ -26,11 +25,6 @@ export function createReader(env: JobsEnv): Reader {
     case 'local-onnx':
       return createOnnxReader(onnxEnv(env));
   }
-}
-
-/** The built-in reader, with the operator's threshold when one is set. */
-export function builtinReader(env: JobsEnv): BuiltinReader {
-  return new BuiltinReader(env.ANSWER_MIN_CONFIDENCE === undefined ? {} : { minConfidence: env.ANSWER_MIN_CONFIDENCE });
 }
 
 /** The ONNX variables, read knowing which engine answers (READER_MODEL_DIR is required only for local-onnx). */
