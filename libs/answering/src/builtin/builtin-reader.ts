@@ -7,6 +7,7 @@ import { buildLattice, DEFAULT_LATTICE, type SentenceView } from './lattice';
 import { decide, DEFAULT_THRESHOLDS } from './decision';
 import { builtinModel, type LinearModel } from './model';
 import { analyzeQuestion, type AnalyzedQuestion, type QuestionType } from './question';
+import { answerFromTable } from './table-lookup';
 import { choose, leastRisk, scoreSpan, scoreView, type Candidate, type ScoredView } from './scoring';
 
 export interface BuiltinReaderOptions {
@@ -99,6 +100,9 @@ export class BuiltinReader implements Reader {
     const q: AnalyzedQuestion = { ...asked, type: typedQuestionType(type, asked.type) };
     const views = buildLattice(q, passages, { maxSentences: this.options.maxSentences });
     if (type.dataType === 'BOOL') return answerBool(q, question.question, type, views, this.options);
+    // A table cell or a "key: value" fact that names both what and where is asked answers by its structure.
+    const tabled = answerFromTable(q, question.question, passages, type, this.options);
+    if (tabled) return tabled;
     const vetoed: RawCandidate[] = [];
     const valued = this.rank(q, type, views, vetoed);
     if (!valued.length) return notFound(this.nothingFound(type, views, vetoed), 0);
