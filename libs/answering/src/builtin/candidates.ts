@@ -3,7 +3,7 @@ import { findDates } from '../typed/dates';
 import { findEnumMentions } from '../typed/enums';
 import { findNumbers } from '../typed/numbers';
 import { stringSpans, type SentenceView } from './lattice';
-import { datePlausibility, numberPlausibility } from './plausibility';
+import { askedScale, asksRole, datePlausibility, eventDates, numberPlausibility, spanPlausibility } from './plausibility';
 import type { AnalyzedQuestion } from './question';
 import { tokenRange } from './scoring';
 
@@ -94,18 +94,35 @@ export function candidatesFor(view: SentenceView, type: AnswerTypeDto, q: Analyz
     case 'STRING': {
       const out: RawCandidate[] = [];
       const slots = argumentSlots(view, q);
-      for (const [i, j] of stringSpans(view, MAX_STRING_TOKENS)) out.push({ view, i, j, extra: slots.has(i) ? ['slot'] : [] });
+      const role = asksRole(q);
+      for (const [i, j] of stringSpans(view, MAX_STRING_TOKENS)) {
+        // "I", "Inc" or "Exhibit 31.1" never answers "Who …?": such spans are not candidates.
+        const fit = spanPlausibility(view, i, j, q, role);
+        if (fit.drop) continue;
+        out.push({ view, i, j, extra: slots.has(i) ? ['slot', ...fit.extra] : fit.extra });
+      }
       return out;
     }
-    case 'DATE':
-      return findDates(text, type.dateFormat).flatMap((d) =>
-        at(d.start, d.end, [`dprec=${d.precision}`], undefined, datePlausibility(d.start, text, q, d.precision)),
+    case 'DATE': {
+      const dates = findDates(text, type.dateFormat);
+      const ranges = dates.map((d) => typedRange(view, d.start, d.end) ?? ([-1, -1] as [number, number]));
+      const beside = eventDates(view, ranges, q);
+      return dates.flatMap((d, k) =>
+        at(
+          d.start,
+          d.end,
+          [`dprec=${d.precision}`, ...(beside.has(k) ? ['event=near'] : [])],
+          undefined,
+          datePlausibility(d.start, text, q, d.precision),
+        ),
       );
+    }
     case 'INT':
     case 'FLOAT': {
       const dates = findDates(text, type.dateFormat).filter((d) => d.precision !== 'year');
       const asksPercent = q.words.has('percent') || q.words.has('percentage') || q.words.has('%') || q.words.has('rate');
       const asksMoney = [...q.words].some((w) => MONEY_WORDS.has(w));
+      const scale = askedScale(q.tokens.map((t) => t.text).join(' '));
       return findNumbers(text)
         .filter((n) => !dates.some((d) => n.start < d.end && d.start < n.end))
         .filter((n) => type.dataType === 'FLOAT' || !n.fractional)
@@ -115,7 +132,13 @@ export function candidatesFor(view: SentenceView, type: AnswerTypeDto, q: Analyz
           if (unit && [...q.terms].some((t) => unit.startsWith(t) || t.startsWith(unit.slice(0, 4)))) extra.push('unitq');
           if (n.percent) extra.push(asksPercent ? 'pct=asked' : 'pct=unasked');
           if (n.currency && asksMoney) extra.push('money=asked');
-          return at(n.start, n.end, extra, undefined, numberPlausibility(n, text, view, q));
+          // Asked "in millions", "81.1M" is read as 81.1: the span stops before the scale word.
+          let end = n.end;
+          if (scale && n.scale?.factor === scale) {
+            extra.push('scale=asked');
+            end = n.scale.bodyEnd;
+          }
+          return at(n.start, end, extra, undefined, numberPlausibility(n, text, view, q));
         });
     }
     case 'ENUM':

@@ -19,19 +19,31 @@ export const HAND_SET_WEIGHTS: Readonly<Record<string, number>> = {
   'dprec=month': -0.6,
   'dprec=quarter': -0.8,
   'dprec=year': -1.5,
+  // "On what date was it signed?" and "Signed on August 3, 2020": the date beside the question's event word.
+  'event=near': 1.5,
   // "How many employees" and "12 employees": the unit or noun after a number names the question's thing.
   unitq: 1.5,
   'pct=asked': 1,
   'pct=unasked': -0.5,
   // "What fee did they pay?" and "£275,000": an amount in a currency answers a question about money.
   'money=asked': 1.5,
+  // "How many papers, in millions?" and "81.1M": written in the scale the question asks for.
+  'scale=asked': 1,
   enummention: 0.5,
   // plausibility.ts: a value in the unit the question asks for ("How heavy" and "12 kg") is likelier
   // the answer; a bare number where a unit is expected, a footnote mark or a number in a name less.
   'unit=fit': 1.5,
   'unit=none': -0.7,
   footnote: -1.5,
+  // A number written out with no question word after it ("the three of them"), a number the
+  // question itself writes, and an amount per unit for a rate question.
+  'word-number': -1.5,
+  'in-question': -2,
+  'rate=fit': 1.5,
   'in-name': -1,
+  // plausibility.ts: a span naming a position ("Chief Executive Officer") for "What is the title of the person …?".
+  'role=asked': 3,
+  'role=none': -1.5,
   // candidates.ts: a span that begins where the question's predicate takes its argument ("made of _").
   slot: 2,
 };

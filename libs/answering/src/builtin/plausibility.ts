@@ -1,4 +1,4 @@
-import type { NumberMention } from '../typed/numbers';
+import { findNumbers, type NumberMention } from '../typed/numbers';
 import type { SentenceView } from './lattice';
 import type { AnalyzedQuestion } from './question';
 import { tokenize } from './tokens';
@@ -92,6 +92,38 @@ export function mentionClass(n: NumberMention, afterSpan: string): UnitClass | u
   return n.unit ? UNIT_CLASS[n.unit.toLowerCase()] : undefined;
 }
 
+const SCALES: Record<string, number> = {
+  thousand: 1e3,
+  thousands: 1e3,
+  k: 1e3,
+  lakh: 1e5,
+  lakhs: 1e5,
+  million: 1e6,
+  millions: 1e6,
+  mn: 1e6,
+  m: 1e6,
+  crore: 1e7,
+  crores: 1e7,
+  billion: 1e9,
+  billions: 1e9,
+  bn: 1e9,
+  trillion: 1e12,
+  trillions: 1e12,
+};
+// "in millions", "in crore rupees", "in $ billions", "in millions of dollars", "(in thousands)"; a
+// bare "m" or "k" only after a currency ("in $m"), as "in M&A" is no scale.
+const ASKED_SCALE =
+  /\bin\s+(?:(?:[$€£₹]|usd|eur|gbp|inr|rs)\s*(thousands?|k|lakhs?|millions?|mn|m|crores?|billions?|bn|trillions?)|(thousands?|lakhs?|millions?|mn|crores?|billions?|bn|trillions?))\b/i;
+
+/**
+ * The unit of count the question wants the value in ("How many papers, in millions?" → 1e6), or
+ * undefined: "81.1M" then answers 81.1, as a table "in millions" would write it.
+ */
+export function askedScale(question: string): number | undefined {
+  const m = ASKED_SCALE.exec(question);
+  return m ? SCALES[(m[1] ?? m[2]).toLowerCase()] : undefined;
+}
+
 /** Years written in the question ("in 2023", "January-June 2023"). */
 export function questionYears(q: AnalyzedQuestion): string[] {
   return q.tokens.filter((t) => /^(1[89]|20)\d\d$/.test(t.text)).map((t) => t.text);
@@ -153,6 +185,14 @@ export function numberPlausibility(n: NumberMention, text: string, view: Sentenc
   if (/\+?\d[\d ().-]{8,}\d/.test(around) && (around.match(/\d+/g) ?? []).length >= 3 && !n.currency && !n.percent)
     return { veto: 'part of a phone number or code', fit: 0, extra: [] };
   if (/^-\d/.test(after) && !n.unit) return { veto: 'part of a code', fit: 0, extra: [] };
+  // "14 CFR 11.35", "11 U.S.C. § 1302": the title of a code, not a quantity.
+  if (
+    n.nextWord &&
+    CODE_AFTER.test(n.nextWord) &&
+    !QUANTITY_ACRONYMS.has(n.nextWord.toLowerCase()) &&
+    !q.words.has(n.nextWord.toLowerCase())
+  )
+    return { veto: `the number of a code ("${text.slice(n.start, n.end)} ${n.nextWord}")`, fit: 0, extra: [] };
 
   const extra: string[] = [];
   let fit = 1;
@@ -193,11 +233,27 @@ export function numberPlausibility(n: NumberMention, text: string, view: Sentenc
     extra.push('footnote');
     fit *= 0.5;
   }
+  // "three" in "the three of them met": a number written out is seldom the figure asked for,
+  // unless the thing counted follows it ("only three typical kinds of nuts").
+  if (/^\p{L}/u.test(written) && !countedNext(text, n.end, q)) {
+    extra.push('word-number');
+    fit *= 0.7;
+  }
+  // "How many 737 MAX airplanes …", "… where 'first' is 4": a number the question itself
+  // writes is what it asks about, not the answer.
+  if (questionNumbers(q).includes(n.value) && !extra.includes('unit=fit')) {
+    extra.push('in-question');
+    fit *= 0.5;
+  }
+  // "$85 per work-hour" for an hourly rate; "$7,650" is the total it multiplies into.
+  if (asksRate(q) && RATE_AFTER.test(after)) extra.push('rate=fit');
   // "Form 1040", "Windows 10", "Apollo 11": a number in a name.
   if (!n.unit && !n.currency && !n.percent && /[^.!?|\s]\s+\p{Lu}\p{Ll}+\s$/u.test(before) && !/^\s*\p{Ll}/u.test(after)) {
     extra.push('in-name');
     fit *= 0.7;
   }
+  const column = referenceColumn(n.start, view, q);
+  if (column) return { veto: column, fit: 0, extra: [] };
   const period = periodMismatch(n.start, view, q, text);
   if (period) return { veto: period, fit: 0, extra: [] };
   if (view.segments.length > 1) {
@@ -207,6 +263,40 @@ export function numberPlausibility(n: NumberMention, text: string, view: Sentenc
   }
   return { fit, extra };
 }
+
+/** An upper-case code after a number ("CFR", "U.S.C.", "MAX"): a title or model number comes before it. */
+const CODE_AFTER = /^(?:\p{Lu}{2,6}|(?:\p{Lu}\.){2,}\p{Lu}?\.?)$/u;
+/** Upper-case units that do follow quantities. */
+const QUANTITY_ACRONYMS = new Set(
+  'psi mph kph kmh rpm fte ftes btu dpi ppi ppm ppb hp gw mw kw kwh mwh gwh twh mb gb tb kb mbps gbps ghz mhz khz db usd eur gbp ml cc'.split(
+    ' ',
+  ),
+);
+
+/** Whether a content word of the question follows a number within three words ("three *kinds* of nuts"). */
+function countedNext(text: string, end: number, q: AnalyzedQuestion): boolean {
+  const next = tokenize(text.slice(end, end + 48))
+    .filter((t) => t.shape !== 'p')
+    .slice(0, 3);
+  return next.some((t) => !t.stop && q.terms.has(t.stem));
+}
+
+const questionNumberCache = new WeakMap<AnalyzedQuestion, number[]>();
+/** The numbers written in digits in the question. */
+function questionNumbers(q: AnalyzedQuestion): number[] {
+  let out = questionNumberCache.get(q);
+  if (!out) {
+    out = q.tokens.filter((t) => t.shape === 'd').flatMap((t) => findNumbers(t.text).map((n) => n.value));
+    questionNumberCache.set(q, out);
+  }
+  return out;
+}
+
+/** "What hourly rate …", "the fee per page": the question asks for an amount per unit. */
+function asksRate(q: AnalyzedQuestion): boolean {
+  return ['hourly', 'daily', 'weekly', 'monthly', 'per', 'rate', 'each'].some((w) => q.words.has(w));
+}
+const RATE_AFTER = /^\s?(?:per\b|\/\s?\p{L}|an?\s+(?:hour|day|week|month|year|page|unit|share)\b|each\b|apiece\b)/iu;
 
 /** The reference a number is the number of ("§ 1302", "JIS G 4108", "page 12"), or undefined. */
 function referenceBefore(before: string, q: AnalyzedQuestion): string | undefined {
@@ -222,6 +312,17 @@ function referenceBefore(before: string, q: AnalyzedQuestion): string | undefine
     if (!q.words.has(word)) return `a code or standard number ("${before.trim().split(/\s+/).slice(-2).join(' ')} …")`;
   }
   return undefined;
+}
+
+/** A value in a column of reference numbers ("Exhibit No. | Description": "10.37"), unless the question names the column's word. */
+function referenceColumn(at: number, view: SentenceView, q: AnalyzedQuestion): string | undefined {
+  const header = headerCells(view);
+  const cell = cellIndex(view, view.start + at);
+  const label = header && cell >= 0 ? header[cell] : undefined;
+  if (!label) return undefined;
+  const words = label.toLowerCase().match(/[\p{L}§#]+/gu) ?? [];
+  if (words.length > 3 || !words.some((w) => REFERENCE_WORD.has(w)) || words.some((w) => q.words.has(w))) return undefined;
+  return `a reference number (the "${label.trim()}" column)`;
 }
 
 /**
@@ -254,4 +355,132 @@ export function datePlausibility(start: number, text: string, q: AnalyzedQuestio
   if (BEFORE_ACRONYM.test(before) && !/\b(?:FY|Q[1-4]|H[12]|AD|CE|BC|BCE)\s?$/.test(before))
     return { veto: 'a code or standard number', fit: 0, extra: [] };
   return OK;
+}
+
+/**
+ * Words that are never, on their own, the person or organisation a who-question asks for: pronouns
+ * and demonstratives ("I", "This", "Here"), the parts of a document ("Exhibit 31.1", "Changes",
+ * "Federal Register") and company suffixes without their name ("Inc").
+ */
+const NOT_A_NAME = new Set(
+  (
+    'i me my mine we us our ours you your he him his she her hers it its they them their theirs this that these those here there ' +
+    'who whom whose which what such same each either neither both all any some none one other another ' +
+    'a an the and or of for to in on at by with from as mr mrs ms dr sir madam ' +
+    'exhibit exhibits section sections chapter part article schedule appendix annex table figure page note notes item items form ' +
+    'change changes register federal title contents index summary introduction preface abstract references signature signatures ' +
+    'date dated name names undersigned registrant ' +
+    'inc inc. incorporated ltd ltd. llc llp lp plc co co. corp corp. gmbh ag sa nv bv pty limited'
+  ).split(' '),
+);
+
+/** Words that name a position held ("Chief Executive Officer", "Director", "Trustee"). */
+const ROLE_WORDS = new Set(
+  (
+    'officer chief executive president vice chairman chairwoman chairperson chair director secretary treasurer controller ' +
+    'manager partner counsel trustee founder ceo cfo coo cto cio chancellor governor minister commissioner administrator ' +
+    'head principal member dean editor general attorney agent clerk auditor accountant'
+  ).split(' '),
+);
+
+/** Words that qualify a role ("Senior Vice President", "Acting Director"). */
+const RANKS = new Set('senior junior deputy assistant associate acting interim managing lead co executive first second'.split(' '));
+
+/** "What is the title of the person …", "his position": a question asking for a role, not a document's title. */
+const ASKS_ROLE_WORDS = new Set(['title', 'position', 'role', 'office', 'capacity', 'designation', 'job']);
+const PERSON_CUES = new Set([
+  'person',
+  'officer',
+  'signer',
+  'signatory',
+  'his',
+  'her',
+  'their',
+  'individual',
+  'he',
+  'she',
+  'who',
+  'executive',
+]);
+
+export function asksRole(q: AnalyzedQuestion): boolean {
+  return [...q.words].some((w) => ASKS_ROLE_WORDS.has(w)) && [...q.words].some((w) => PERSON_CUES.has(w));
+}
+
+/**
+ * Whether a STRING span can answer a who-question or a role question: `drop` when it is only
+ * pronouns, document parts and company suffixes (and numbers), `extra` the features for the model.
+ */
+export function spanPlausibility(
+  view: SentenceView,
+  i: number,
+  j: number,
+  q: AnalyzedQuestion,
+  role: boolean,
+): { drop: boolean; extra: string[] } {
+  const words = view.tokens.slice(i, j + 1).filter((t) => t.shape !== 'p');
+  if (q.type === 'who' && words.every((t) => t.shape === 'd' || NOT_A_NAME.has(t.lower))) return { drop: true, extra: [] };
+  // The role itself, not the name before it: "Chief Executive Officer", "Senior Vice President".
+  if (role && words.length && (ROLE_WORDS.has(words[0].lower) || RANKS.has(words[0].lower)) && words.some((t) => ROLE_WORDS.has(t.lower)))
+    return { drop: false, extra: ['role=asked'] };
+  if (role) return { drop: false, extra: ['role=none'] };
+  return { drop: false, extra: [] };
+}
+
+/**
+ * Verbs and nouns of events a date question asks about ("signed", "effective", "meeting"): a
+ * document holds many dates, and the one written beside the question's event is the likelier answer.
+ */
+const EVENT_STEMS = new Set(
+  tokenize(
+    'signed signature effective effect meeting meet published publication amended amendment appointed appointment ' +
+      'posted launched launch held filed filing received receipt issued issue approved approval adopted executed expires expiry ' +
+      'expiration terminated termination commenced commencement started begins ended ends closed closing submitted submission ' +
+      'due deadline updated update founded incorporated born died elected resigned retired hired joined entered opened ' +
+      'announced released release enacted presented certified granted registered renewed',
+  ).map((t) => t.stem),
+);
+
+const CLAUSE_BREAK = new Set(['and', 'but', 'or', ',', ';', 'while', 'whereas', 'then']);
+
+/** Tokens between a date and the question's event word at most for the word to count as beside it. */
+const EVENT_WINDOW = 8;
+
+/**
+ * Which of a sentence's dates (token ranges) sit beside a word of the question's event ("signed"
+ * in "On what date was the rule signed?"): for each such word, the nearest date within a few
+ * tokens (on a tie the one after it: "signed on …"); and every date whose column header names the
+ * event. Empty when the question names no event.
+ */
+export function eventDates(view: SentenceView, dates: readonly [number, number][], q: AnalyzedQuestion): Set<number> {
+  const out = new Set<number>();
+  const events = [...q.terms].filter((t) => EVENT_STEMS.has(t));
+  if (!events.length || !dates.length) return out;
+  view.tokens.forEach((t, k) => {
+    if (!events.includes(t.stem)) return;
+    let best = -1;
+    let bestRank = Infinity;
+    dates.forEach(([i, j], d) => {
+      if (i < 0 || (k >= i && k <= j)) return;
+      const distance = k < i ? i - k : k - j + 0.5;
+      if (distance > EVENT_WINDOW) return;
+      // A date across "and" or a comma from the word belongs to the clause beside it more often
+      // ("revised on June 5, 2019 and signed … on July 14, 2020").
+      const between = k < i ? view.tokens.slice(k + 1, i) : view.tokens.slice(j + 1, k);
+      const rank = distance + 4 * between.filter((t) => CLAUSE_BREAK.has(t.lower)).length;
+      if (rank < bestRank) {
+        bestRank = rank;
+        best = d;
+      }
+    });
+    if (best >= 0) out.add(best);
+  });
+  const header = headerCells(view);
+  if (header) {
+    dates.forEach(([i], d) => {
+      const cell = cellIndex(view, view.tokens[i].start);
+      if (cell >= 0 && header[cell] && tokenize(header[cell]).some((t) => events.includes(t.stem))) out.add(d);
+    });
+  }
+  return out;
 }

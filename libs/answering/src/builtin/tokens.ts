@@ -23,9 +23,13 @@ const FUNCTION_WORDS: ReadonlySet<string> = new Set([
   ),
 ]);
 
-// Words keep inner dots, commas between digits, apostrophes and hyphens (U.S, 1,234, don't,
-// well-known); every other non-space character is a token of its own.
-const TOKEN = /[\p{L}\p{N}\p{M}]+(?:[.,'’\-][\p{L}\p{N}\p{M}]+)*|\S/gu;
+// A URL or an e-mail address is one token (a reader answering "http" from "http://example.com"
+// helps nobody); it ends before trailing punctuation. Words keep inner dots, commas between
+// digits, apostrophes and hyphens (U.S, 1,234, don't, well-known); an initial keeps its period
+// ("Todd P. Cravens" is one name, not a sentence ending after "P"); every other non-space
+// character is a token of its own.
+const TOKEN =
+  /(?:https?:\/\/|www\.)[^\s<>"'()[\]{}|]*[^\s<>"'()[\]{}|.,;:!?]|[\p{L}\p{N}._%+-]*[\p{L}\p{N}]@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+|(?<![\p{L}\p{N}.])\p{Lu}\.(?=[ \u00a0]\p{Lu}(?:\p{Ll}|\.))|[\p{L}\p{N}\p{M}]+(?:[.,'’\-][\p{L}\p{N}\p{M}]+)*|\S/gu;
 const DIACRITICS = /[\u0300-\u036f]/g;
 
 // The stemmer is the costliest step and texts repeat words; a bounded cache keeps it cheap.
@@ -44,6 +48,7 @@ function shapeOf(text: string): Shape {
   if (/\p{N}/u.test(text)) return 'd';
   if (!/\p{L}/u.test(text)) return 'p';
   if (text === text.toLowerCase()) return 'x';
+  if (/^\p{Lu}\.$/u.test(text)) return 'Xx'; // an initial is part of a name
   return text.length > 1 && text === text.toUpperCase() ? 'X' : 'Xx';
 }
 
@@ -65,6 +70,7 @@ function token(raw: string, start: number): Token {
   const folded = lower
     .normalize('NFD')
     .replace(DIACRITICS, '')
+    .replace(/^(\p{L})\.$/u, '$1')
     .replace(/['’]s$/, '')
     .replace(/['’]/g, '');
   return {

@@ -57,6 +57,22 @@ describe('findNumbers', () => {
     for (const n of found) expect(text.slice(n.start, n.end)).toBe(n.text);
   });
 
+  it('reads Indian grouping and the lakh and crore scales', () => {
+    expect(findNumbers('Market value ₹ 17,81,841 crore')[0]).toMatchObject({ value: 17818410000000, currency: 'INR' });
+    expect(findNumbers('a prize of 2,50,000 rupees')[0]).toMatchObject({ value: 250000, text: '2,50,000' });
+    expect(findNumbers('3 lakh visitors')[0]).toMatchObject({ value: 300000 });
+  });
+
+  it('says where a scaled number ends without its scale word', () => {
+    const text = 'It holds 81.1M papers and $2.5 bn in assets, 40 k records and 3 m of cable.';
+    const [papers, assets, records, cable] = findNumbers(text);
+    expect(text.slice(papers.start, papers.scale?.bodyEnd)).toBe('81.1');
+    expect(papers.scale).toMatchObject({ word: 'M', factor: 1e6 });
+    expect(text.slice(assets.start, assets.scale?.bodyEnd)).toBe('$2.5');
+    expect(text.slice(records.start, records.scale?.bodyEnd)).toBe('40');
+    expect(cable.scale).toBeUndefined();
+  });
+
   it('reads a parenthesised amount as an accounting negative', () => {
     const [n] = findNumbers('Net loss | (4,500) | 2023');
     expect(n).toMatchObject({ value: -4500, text: '(4,500)' });

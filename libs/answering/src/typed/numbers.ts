@@ -13,6 +13,11 @@ export interface NumberMention extends TextSpan {
   nextWord?: string;
   /** Not a whole number once read (3.7 is fractional; 3.0 and 3.5 million are not). */
   fractional: boolean;
+  /**
+   * The scale word the value was multiplied by ("M" in "81.1M", "crore" in "1,186 crore"), its
+   * factor, and where the number ends without it: a question asking "in millions" wants 81.1.
+   */
+  scale?: { word: string; factor: number; bodyEnd: number };
 }
 
 const CURRENCY_SYMBOLS: Record<string, string> = { '€': 'EUR', $: 'USD', '£': 'GBP', '¥': 'JPY', '₹': 'INR', CHF: 'CHF' };
@@ -31,6 +36,12 @@ const MULTIPLIERS: Record<string, number> = {
   billion: 1e9,
   billions: 1e9,
   trillion: 1e12,
+  trillions: 1e12,
+  // The Indian scale words: a lakh is a hundred thousand, a crore ten million ("₹1,186 crore").
+  lakh: 1e5,
+  lakhs: 1e5,
+  crore: 1e7,
+  crores: 1e7,
 };
 
 /** Units kept inside the span: measures, durations, and the currency codes written after amounts. */
@@ -77,10 +88,11 @@ const WORD_NUMBERS: Record<string, number> = {
 const TENS = new Set(['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety']);
 
 // One number, in the order tried: European grouping with a decimal comma (1.234.567,89 or 1.234,5),
-// English grouping (1,234,567.89), space grouping (1 234 567), then plain digits with an optional
-// decimal part. A single "1.234" is read as English (one point two three four).
+// Indian grouping (17,81,841: thousands, then pairs), English grouping (1,234,567.89), space
+// grouping (1 234 567), then plain digits with an optional decimal part. A single "1.234" is read
+// as English (one point two three four).
 const BODY =
-  '(?:\\d{1,3}(?:\\.\\d{3})+,\\d+|\\d{1,3}(?:\\.\\d{3}){2,}|\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d{1,3}(?:[ \\u00a0\\u202f]\\d{3})+(?:[.,]\\d+)?|\\d+(?:[.,]\\d+)?|\\.\\d+)';
+  '(?:\\d{1,3}(?:\\.\\d{3})+,\\d+|\\d{1,2}(?:,\\d{2})+,\\d{3}(?![,\\d])(?:\\.\\d+)?|\\d{1,3}(?:\\.\\d{3}){2,}|\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d{1,3}(?:[ \\u00a0\\u202f]\\d{3})+(?:[.,]\\d+)?|\\d+(?:[.,]\\d+)?|\\.\\d+)';
 const NUMBER_RE = new RegExp(
   [
     '(?<open>\\()?',
@@ -89,7 +101,7 @@ const NUMBER_RE = new RegExp(
     '(?:(?<sym>[€$£¥₹])\\s?)?',
     '(?<body>' + BODY + ')',
     '(?<ord>st|nd|rd|th)?',
-    '(?:\\s?(?<mult>k|K|mn|mio|bn|[mMbB](?![a-zA-Z])|thousand|millions?|billions?|trillion)(?![a-zA-Z]))?',
+    '(?:\\s?(?<mult>k|K|mn|mio|bn|[mMbB](?![a-zA-Z])|thousand|millions?|billions?|trillions?|lakhs?|crores?)(?![a-zA-Z]))?',
     '(?:\\s?(?<pct>%|percent\\b|per cent\\b))?',
     '(?:\\s?(?<code2>' + CURRENCY_CODES.join('|') + ')\\b)?',
     '(?<close>\\))?',
@@ -110,6 +122,8 @@ export function parseNumberBody(body: string): number {
   if (lastComma > -1 && lastDot > -1) {
     // Both separators: the later one is the decimal separator.
     s = lastComma > lastDot ? s.replace(/\./g, '').replace(',', '.') : s.replace(/,/g, '');
+  } else if (lastComma > -1 && /^\d{1,2}(?:,\d{2})+,\d{3}$/.test(s)) {
+    s = s.replace(/,/g, ''); // Indian grouping: 17,81,841
   } else if (lastComma > -1) {
     const groups = s.split(',');
     // "1,234" and "1,234,567" group thousands; "1,5" and "12,25" are decimal commas.
@@ -146,7 +160,10 @@ export function findNumbers(text: string): NumberMention[] {
     const multKey = g.mult?.toLowerCase();
     // "3m" is three metres unless it is money; "M" alone always reads as million.
     const multiplies = Boolean(multKey && (multKey !== 'm' || currency || g.mult === 'M') && (multKey !== 'b' || currency));
+    let scale: NumberMention['scale'];
     if (multKey && multiplies) {
+      const at = m[0].indexOf(g.mult, m[0].indexOf(g.body) + g.body.length);
+      scale = { word: g.mult, factor: MULTIPLIERS[multKey], bodyEnd: m.index + at - (m[0][at - 1] === ' ' ? 1 : 0) };
       // toPrecision drops the binary noise of 1.1 × 1e6 = 1100000.0000000002.
       value = Number((value * MULTIPLIERS[multKey]).toPrecision(15));
     } else if (g.mult) {
@@ -169,6 +186,7 @@ export function findNumbers(text: string): NumberMention[] {
       unit: 'unit' in after ? after.unit : undefined,
       nextWord: 'nextWord' in after ? after.nextWord : undefined,
       fractional: !Number.isInteger(value),
+      scale,
     });
   }
   for (const m of text.matchAll(WORD_NUMBER_RE)) {
