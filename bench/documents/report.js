@@ -94,6 +94,14 @@ function groupTable(title, groups) {
   return [`| ${title} | answerable | right | exact | unanswerable | answered |`, '|---|---|---|---|---|---|', ...rows, ''];
 }
 
+/** How far a missed goal is from its bound, in the goal's own unit. */
+function shortfall(g) {
+  const bound = Number(/(\d+(?:\.\d+)?)/.exec(g.goal)?.[1]);
+  if (g.value === null || !Number.isFinite(bound)) return '';
+  const by = Math.abs(g.value - bound);
+  return g.label.startsWith('QA job') ? ` by ${by.toFixed(0)} ms` : ` by ${by.toFixed(1)} points`;
+}
+
 function markdown(r, opts, machine) {
   const s = r.summary;
   const ms = (x) => (x === null ? 'n/a' : `${x.toFixed(0)} ms`);
@@ -119,7 +127,7 @@ function markdown(r, opts, machine) {
     '',
     '| measure | value | goal |',
     '|---|---|---|',
-    ...r.goals.map((g) => `| ${g.label} | **${value(g)}** | ${g.goal}: ${g.met ? 'met' : 'missed'} |`),
+    ...r.goals.map((g) => `| ${g.label} | **${value(g)}** | ${g.goal}: ${g.met ? 'met' : `missed${shortfall(g)}`} |`),
     `| answerable questions exact | ${fmtPct(s.exactPct)} | |`,
     `| QA job POST to SUCCESS, p95 (${s.jobs} jobs) | ${ms(s.jobP95Ms)} | |`,
     `| lure questions right | ${s.lure.right + (s.lure.unanswerable - s.lure.unanswerableAnswered)} of ${s.lure.questions} | |`,
@@ -149,4 +157,4 @@ function markdown(r, opts, machine) {
   ].join('\n');
 }
 
-module.exports = { summarise, markdown, GOALS, quantile };
+module.exports = { summarise, markdown, GOALS, quantile, shortfall };
