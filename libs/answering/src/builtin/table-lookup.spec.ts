@@ -95,7 +95,67 @@ describe('table lookup: row × column', () => {
   });
 });
 
+describe('table lookup: real header shapes', () => {
+  // A monthly report whose header row is itself a row (the table has a title), under a second header
+  // row of column groups, with a sum column and a column name repeated per group.
+  const TITLE = ['Library loans March - 2024', 'Reading room | Interlibrary'];
+  const loans = () => [
+    row('Branch | Books | Films | Books | Films | Totals', TITLE),
+    row('Riverside | 1,210 | 340 | 25 | 4 | 1,579', TITLE),
+    row('Hillcrest | 860 | 410 | 12 | 9 | 1,291', TITLE),
+  ];
+
+  it('answers the sum column for "in total", a header that is one generic word the question says', () => {
+    const passages = loans();
+    const a = ask('What were the loans at Riverside in total?', INT, passages);
+    expect(a.value).toEqual({ longValue: 1579 });
+    expect(cited(a, passages)).toBe('1,579');
+  });
+
+  it('prefers the first of two columns of one name (the later one is a sub-group)', () => {
+    expect(ask('How many book loans did Hillcrest have?', INT, loans()).value).toEqual({ longValue: 860 });
+  });
+
+  it('does not answer from a table headed with another month or year than the one asked', () => {
+    expect(ask('How many book loans did Hillcrest have in February 2024?', INT, loans()).found).toBe(false);
+    expect(ask('How many book loans did Hillcrest have in March 2023?', INT, loans()).found).toBe(false);
+  });
+
+  it('names the row by the number in its first (key) column rather than the same number in a derived column', () => {
+    const head = ['Item | Item squared | time'];
+    const passages = [row('3 | 9 | 0:00:27', head), row('9 | 81 | 5:28:03', head)];
+    const a = ask('What duration appears in the time column for item 9?', STRING, passages);
+    expect(a.rawValue).toBe('5:28:03');
+  });
+
+  it('prefers the column whose header says just what is asked, and never reads a date as a count', () => {
+    const head = ['archives', 'name | recordCount | recordFrom | recordTo'];
+    const passages = [row('archive-2019.zip | 812 | 2019-01-04 | 2019-12-30', head)];
+    expect(ask('How many records does archive-2019.zip hold?', INT, passages).value).toEqual({ longValue: 812 });
+  });
+});
+
 describe('table lookup: key/value facts', () => {
+  it('answers "what kind of X" from a category key whose value names X, and a list item under a key heading', () => {
+    const passages = [
+      passage('category: Non-profit association'),
+      passage('foundedIn: 1987'),
+      passage('exchanges', { nodeType: 'heading' }),
+      passage('Frankfurt', { nodeType: 'list_item', headings: ['exchanges'] }),
+    ];
+    expect(ask('What kind of association is the organisation?', STRING, passages).rawValue).toBe('Non-profit association');
+    expect(ask('On which exchange does the company list its bonds?', STRING, passages).rawValue).toBe('Frankfurt');
+  });
+
+  it('does not take one item of a list under a key heading when several differ', () => {
+    const passages = [
+      passage('Frankfurt', { nodeType: 'list_item', headings: ['exchanges'] }),
+      passage('Vienna', { nodeType: 'list_item', headings: ['exchanges'] }),
+    ];
+    const q = 'On which exchange does the company list its bonds?';
+    expect(lookupTable(analyzeQuestion({ question: q }), q, passages, STRING)).toBeNull();
+  });
+
   it('answers the value of a camelCase key that names what is asked', () => {
     const passages = [
       passage('legalName: Harbour Freight Ltd', { headings: ['company'] }),

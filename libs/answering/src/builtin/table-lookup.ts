@@ -67,12 +67,18 @@ const SYNONYMS: string[][] = [
   ['birth', 'born'],
   ['descript', 'descr'],
   ['incorpor', 'incorporated'],
+  // "What kind of filer" is answered by a "category" key.
+  ['kind', 'type', 'categori', 'sort', 'class'],
+  // "nationwide", "combined", "overall" ask for the row or column that sums the others ("Totals").
+  ['total', 'nationwid', 'combin', 'overal', 'altogeth'],
 ];
 const SYNONYM_OF = new Map<string, string[]>();
 for (const group of SYNONYMS) for (const s of group) SYNONYM_OF.set(s, group);
 
 /** Words of a question that say little about which row or column is meant: they count a fifth. */
-const GENERIC = new Set(['valu', 'figur', 'amount', 'number', 'list', 'entri', 'tabl', 'column', 'row', 'show', 'given', 'total']);
+const GENERIC = new Set(['valu', 'figur', 'amount', 'number', 'list', 'entri', 'tabl', 'column', 'row', 'show', 'given', 'total', 'appear', 'listed']);
+/** Words that name a table's own parts ("in the time column"): a table explains them by being one. */
+const STRUCTURE = new Set(['tabl', 'column', 'row', 'entri', 'cell']);
 /** The words that ask for the row with the most or the least of a column. */
 const MOST = /\b(?:largest|highest|most|greatest|biggest|maximum|top)\b/i;
 const LEAST = /\b(?:smallest|lowest|least|fewest|minimum)\b/i;
@@ -162,6 +168,8 @@ function rowsOf(passages: readonly ReaderPassage[]): Row[] {
 /** The question's terms with their weights, and the numbers it names. */
 interface Asked {
   terms: Map<string, number>;
+  /** The terms' weights before generic words are discounted. */
+  raw: Map<string, number>;
   total: number;
   numbers: number[];
   years: string[];
@@ -169,14 +177,19 @@ interface Asked {
 
 function askedOf(q: AnalyzedQuestion): Asked {
   const terms = new Map<string, number>();
-  for (const t of q.terms) if (/\p{L}/u.test(t) && !/^\d+$/.test(t)) terms.set(t, (q.idf.get(t) ?? 1) * (GENERIC.has(t) ? 0.2 : 1));
+  const raw = new Map<string, number>();
+  for (const t of q.terms) {
+    if (!/\p{L}/u.test(t) || /^\d+$/.test(t)) continue;
+    raw.set(t, q.idf.get(t) ?? 1);
+    terms.set(t, (q.idf.get(t) ?? 1) * (GENERIC.has(t) ? 0.2 : 1));
+  }
   const numbers = q.tokens.filter((t) => t.shape === 'd').flatMap((t) => {
     const n = cellNumber(t.text);
     return n === undefined ? [] : [n];
   });
   const years = q.tokens.filter((t) => /^(1[89]|20)\d\d$/.test(t.text)).map((t) => t.text);
   const total = [...terms.values()].reduce((a, b) => a + b, 0) + numbers.length * 3;
-  return { terms, total, numbers, years };
+  return { terms, raw, total, numbers, years };
 }
 
 /** The question's terms a set of stems names (synonyms included), and their weight. */
@@ -192,9 +205,25 @@ function matchOf(asked: Asked, stems: ReadonlySet<string>): { terms: string[]; w
   return { terms, weight };
 }
 
+/**
+ * The question's terms a column header names, weighted by how much of the header they account for:
+ * "Handgun" answers "handgun checks" better than "Handgun Long Gun *Other" does. A header the
+ * question names entirely counts its words in full even when generic ("Totals" for "in total").
+ */
+function columnMatch(asked: Asked, head: { stems: Set<string> }): { terms: string[]; weight: number } {
+  const m = matchOf(asked, head.stems);
+  if (!m.weight || !head.stems.size) return m;
+  const named = [...head.stems].filter((s) => m.terms.some((t) => names(new Set([s]), t))).length;
+  const share = named / head.stems.size;
+  const weight = share === 1 ? m.terms.reduce((a, t) => a + (asked.raw.get(t) ?? 0), 0) : m.weight;
+  return { terms: m.terms, weight: weight * (0.5 + 0.5 * share) };
+}
+
 /** Whether the value can be read as the type asked: only such a cell can answer. */
 function readable(text: string, type: AnswerTypeDto): boolean {
   if (type.dataType === 'STRING') return /[\p{L}\p{N}]/u.test(text);
+  // A date is not a count or an amount, though it starts with one ("2005-02-17" is not 2005 filings).
+  if ((type.dataType === 'INT' || type.dataType === 'FLOAT') && DATE_LIKE.test(text.trim())) return false;
   return toDataValue(text, { ...type, multiValued: false }).value !== null;
 }
 
@@ -212,11 +241,13 @@ function rowKey(row: Row, answer: number, asked: Asked): { weight: number; terms
     if (cell.number !== undefined) {
       if (asked.numbers.includes(cell.number)) {
         // "the row where col-1 is 7": the number names the row, more surely when its column is named too.
-        const column = row.header ? matchOf(asked, row.header[k].stems) : { terms: [], weight: 0 };
+        const column = row.header ? columnMatch(asked, row.header[k]) : { terms: [], weight: 0 };
         // A bare number names the row surely when the question names its column too, or when it is a
         // year (a period's row); "3" in another column than the "col-1" asked is likelier chance.
         const sure = column.weight > 0 || /^(?:1[89]|20)\d\d$/.test(cell.text) || !row.header?.[k].text;
-        weight += (sure ? 3 : 1) + column.weight;
+        // The first column is the table's key as a rule ("Record Number"): a number there names the
+        // row more surely than the same number in a derived column ("Square of the Record Number").
+        weight += (sure ? 3 : 1) + column.weight + (k === 0 ? 1 : 0);
         column.terms.forEach((t) => terms.add(t));
         labels.push(`${row.header?.[k].text || 'cell'} ${cell.text}`);
       }
@@ -234,12 +265,32 @@ function rowKey(row: Row, answer: number, asked: Asked): { weight: number; terms
 
 /** The years a text names. */
 const yearsIn = (text: string) => text.match(/\b(?:1[89]|20)\d\d\b/g) ?? [];
+/** The months a text names, by their first three letters ("may" is left out: it is mostly the verb). */
+const monthsIn = (text: string) =>
+  (text.match(/\b(?:jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/gi) ?? [])
+    .filter((m) => /^(?:jan|feb|apr|jun|jul|aug|sep|oct|nov|dec)$/i.test(m) || /^(?:january|february|march|april|june|july|august|september|october|november|december|sept)$/i.test(m))
+    .map((m) => m.slice(0, 3).toLowerCase());
+/** A cell holding a date: "2005-02-17", "17/02/2005", "17-02-2005". */
+const DATE_LIKE = /^(?:\d{4}-\d\d-\d\d|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})\b/;
+
+/**
+ * A table whose headings name the period it covers ("NICS Checks November - 2015") holds nothing
+ * for another period: "in October 2015" or "in 2014" asked of it finds no row there.
+ */
+function otherPeriod(headings: string, question: string, asked: Asked): boolean {
+  const years = yearsIn(headings);
+  if (asked.years.length && years.length && !years.some((y) => asked.years.includes(y))) return true;
+  const months = monthsIn(headings);
+  const askedMonths = monthsIn(question);
+  return askedMonths.length > 0 && months.length > 0 && !months.some((m) => askedMonths.includes(m));
+}
 
 /** Every cell of the retrieved rows that answers by row × column, scored. */
-function cellHits(rows: Row[], q: AnalyzedQuestion, asked: Asked, type: AnswerTypeDto): Scored[] {
+function cellHits(rows: Row[], question: string, asked: Asked, type: AnswerTypeDto): Scored[] {
   const hits: Scored[] = [];
   for (const row of rows) {
     if (!row.header) continue;
+    if (otherPeriod(row.passage.headings.slice(0, -1).join(' '), question, asked)) continue;
     const outer = stemsOf(row.passage.headings.slice(0, -1).join(' '));
     row.cells.forEach((cell, c) => {
       if (!readable(cell.text, type) || asked.numbers.includes(cell.number ?? NaN)) return;
@@ -247,12 +298,12 @@ function cellHits(rows: Row[], q: AnalyzedQuestion, asked: Asked, type: AnswerTy
       // A column of another period than the one asked is not the answer ("2022" when 2023 is asked).
       const headYears = yearsIn(head.text);
       if (asked.years.length && headYears.length && !headYears.some((y) => asked.years.includes(y))) return;
-      const column = matchOf(asked, head.stems);
+      const column = columnMatch(asked, head);
       const periodMatch = asked.years.length > 0 && headYears.some((y) => asked.years.includes(y));
       const colWeight = column.weight + (periodMatch ? 3 : 0);
       const key = rowKey(row, c, asked);
       if (!colWeight || !key.weight) return;
-      const explained = new Set([...column.terms, ...key.terms, ...matchOf(asked, outer).terms]);
+      const explained = new Set([...column.terms, ...key.terms, ...matchOf(asked, outer).terms, ...[...asked.terms.keys()].filter((t) => STRUCTURE.has(t))]);
       // The row key's column header explains words too ("record number 3").
       for (const [k, other] of row.cells.entries()) if (k !== c && other.number === undefined) matchOf(asked, other.stems).terms.forEach((t) => explained.add(t));
       const explainedWeight =
@@ -272,7 +323,9 @@ function cellHits(rows: Row[], q: AnalyzedQuestion, asked: Asked, type: AnswerTy
         text: cell.text,
         strength,
         coverage,
-        score: colWeight + key.weight + explainedWeight,
+        // Under a multi-row header a repeated column name ("Handgun" under "Pre-Pawn", "Redemption") is
+        // a sub-case of the first column of that name, which holds the plain figure.
+        score: (colWeight + key.weight + explainedWeight) * (row.header!.slice(0, c).some((h) => h.text === head.text) ? 0.9 : 1),
         how: `row "${key.label}", column "${head.text}"`,
       });
     });
@@ -329,6 +382,14 @@ function superlative(rows: Row[], question: string, asked: Asked, type: AnswerTy
 /** A "key: value" line, or a two-cell row outside a table: its key and value spans. */
 function keyValueOf(passage: ReaderPassage, hasHeader: boolean): { key: string; value: Cell } | null {
   const text = passage.text;
+  // A short list item under a heading that is one key ("exchanges" › "Nasdaq", as JSON and XML
+  // arrays come): the heading is its key.
+  const heading = passage.headings[passage.headings.length - 1];
+  if (passage.nodeType === 'list_item' && heading && KEY_NAME.test(heading) && text.trim().length <= 80 && !text.includes(':')) {
+    const value = text.trim();
+    const start = text.indexOf(value);
+    return { key: heading, value: { text: value, start, end: start + value.length, stems: stemsOf(value) } };
+  }
   if (passage.nodeType === 'row') {
     if (hasHeader) return null;
     const cells = cellsOf(text);
@@ -346,6 +407,15 @@ function keyValueOf(passage: ReaderPassage, hasHeader: boolean): { key: string; 
 }
 
 /**
+ * Words by which a question points at the record itself ("the company's exchange"): a top-level
+ * key of a record (no heading above it, or the key's own) describes the record, so they are explained.
+ */
+const SUBJECT = new Set(['compani', 'firm', 'issuer', 'registr', 'entiti', 'organ', 'person', 'document', 'record', 'file', 'report']);
+
+/** A data key: one word or identifier ("exchanges", "formerNames", "date_of_birth"), not a title. */
+const KEY_NAME = /^[\p{L}_][\p{L}\p{N}_.-]{0,39}$/u;
+
+/**
  * A key as words: camelCase and snake_case split whatever the length of their parts
  * ("countryOfRegistration" → country Of Registration, "date_of_birth" → date of birth).
  */
@@ -355,8 +425,13 @@ const keyWords = (key: string) =>
     .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
     .replace(/[_.]+/g, ' ');
 
-function keyValueHits(passages: readonly ReaderPassage[], rows: Row[], asked: Asked, type: AnswerTypeDto): Scored[] {
+function keyValueHits(passages: readonly ReaderPassage[], rows: Row[], asked: Asked, type: AnswerTypeDto, question: string): Scored[] {
   const hits: Scored[] = [];
+  // "What kind of filer …": the answer names the thing asked about ("Large accelerated filer"), so
+  // the word after "kind of" may recur in the value.
+  const kindOf = new Set(
+    [...question.matchAll(/\b(?:kind|type|sort|category|class)\s+of\s+(?:\p{L}+\s+)?(\p{L}+)/giu)].flatMap((m) => [...stemsOf(m[0])]),
+  );
   passages.forEach((passage, passageIndex) => {
     const row = rows.find((r) => r.passage === passage);
     const kv = keyValueOf(passage, !!row?.header);
@@ -371,8 +446,10 @@ function keyValueHits(passages: readonly ReaderPassage[], rows: Row[], asked: As
     const heads = matchOf(asked, stemsOf(passage.headings.join(' ')));
     const value = matchOf(asked, kv.value.stems);
     const explained = new Set([...m.terms, ...heads.terms]);
+    const topLevel = passage.headings.length === 0 || (passage.headings.length === 1 && passage.headings[0] === kv.key);
+    if (topLevel) for (const t of asked.terms.keys()) if (SUBJECT.has(t)) explained.add(t);
     // A value that repeats the question's words is no answer to it ("Name: Name of the company").
-    if (value.terms.some((t) => !explained.has(t)) && value.weight >= m.weight) return;
+    if (value.terms.some((t) => !explained.has(t) && !kindOf.has(t)) && value.weight >= m.weight) return;
     const weight = [...explained].reduce((a, t) => a + (asked.terms.get(t) ?? 0), 0);
     const coverage = asked.total ? Math.min(1, weight / asked.total) : 0;
     hits.push({
@@ -401,7 +478,7 @@ export function lookupTable(q: AnalyzedQuestion, question: string, passages: rea
   const rows = rowsOf(passages);
   // "Which state had the most …" asks for a comparison: a single cell's row and column do not answer it.
   if (MOST.test(question) || LEAST.test(question)) return superlative(rows, question, asked, type);
-  const hits = [...cellHits(rows, q, asked, type), ...keyValueHits(passages, rows, asked, type)];
+  const hits = [...cellHits(rows, question, asked, type), ...keyValueHits(passages, rows, asked, type, question)];
   if (!hits.length) return null;
   hits.sort((a, b) => b.score - a.score || a.passageIndex - b.passageIndex);
   const [best] = hits;
