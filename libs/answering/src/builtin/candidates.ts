@@ -3,7 +3,7 @@ import { findDates } from '../typed/dates';
 import { findEnumMentions } from '../typed/enums';
 import { findNumbers } from '../typed/numbers';
 import { stringSpans, type SentenceView } from './lattice';
-import { askedScale, asksRole, datePlausibility, eventDates, numberPlausibility, spanPlausibility } from './plausibility';
+import { askedScale, asksRole, datePlausibility, enumClauseMatches, eventDates, numberPlausibility, spanPlausibility } from './plausibility';
 import type { AnalyzedQuestion } from './question';
 import { tokenRange } from './scoring';
 
@@ -141,10 +141,14 @@ export function candidatesFor(view: SentenceView, type: AnswerTypeDto, q: Analyz
           return at(n.start, end, extra, undefined, numberPlausibility(n, text, view, q));
         });
     }
-    case 'ENUM':
-      return findEnumMentions(text, type.enumValues ?? [], type.rejectedEnumValues).flatMap((m) =>
-        at(m.start, m.end, ['enummention'], m.value),
-      );
+    case 'ENUM': {
+      const mentions = findEnumMentions(text, type.enumValues ?? [], type.rejectedEnumValues).flatMap((m) => {
+        const range = typedRange(view, m.start, m.end);
+        return range ? [{ ...m, range }] : [];
+      });
+      const inAskedClause = enumClauseMatches(view, mentions, q, type.enumValues ?? []);
+      return mentions.flatMap((m, k) => at(m.start, m.end, ['enummention', ...(inAskedClause.has(k) ? ['clause=asked'] : [])], m.value));
+    }
     case 'BOOL':
       return [];
   }

@@ -30,6 +30,8 @@ export const HAND_SET_WEIGHTS: Readonly<Record<string, number>> = {
   // "How many papers, in millions?" and "81.1M": written in the scale the question asks for.
   'scale=asked': 1,
   enummention: 0.5,
+  // plausibility.ts: of several allowed values in one sentence, the one in the clause that says what the question asks about.
+  'clause=asked': 3,
   // plausibility.ts: a value in the unit the question asks for ("How heavy" and "12 kg") is likelier
   // the answer; a bare number where a unit is expected, a footnote mark or a number in a name less.
   'unit=fit': 1.5,
@@ -44,6 +46,9 @@ export const HAND_SET_WEIGHTS: Readonly<Record<string, number>> = {
   // plausibility.ts: a span naming a position ("Chief Executive Officer") for "What is the title of the person …?".
   'role=asked': 3,
   'role=none': -1.5,
+  // plausibility.ts: for "What size …?", a span with a number ("2x2 inches") over one without.
+  'measure=fit': 1.5,
+  'measure=none': -1,
   // candidates.ts: a span that begins where the question's predicate takes its argument ("made of _").
   slot: 2,
 };

@@ -1,7 +1,9 @@
 import type { AnswerTypeDto } from '@docintel/contracts';
 import type { ReaderPassage } from '../reader';
 import { BuiltinReader } from './builtin-reader';
-import { askedScale } from './plausibility';
+import { buildLattice } from './lattice';
+import { askedScale, enumClauseMatches } from './plausibility';
+import { analyzeQuestion } from './question';
 
 // Short passages written for these tests, each modelled on a kind of document where the reader
 // picked a value no person would.
@@ -130,5 +132,62 @@ describe('spans that fit a who-question', () => {
     const a = ask('What is the title of the person signing the certification?', { dataType: 'STRING' }, passages);
     expect(a.found).toBe(true);
     expect(a.rawValue).toMatch(/Chief Executive Officer$/);
+  });
+});
+
+describe('allowed values in a sentence that names several', () => {
+  const values = ['hourly', 'salaried', 'contract'];
+
+  it('answers with the value of the clause the question is about, not the value named more often', () => {
+    const passages = [
+      passage(
+        'The two usual kinds of depot staff are hourly staff and temporary staff. For simplicity only two groups of depot staff are covered here: the pickers and the packers of the depot, representing the hourly staff; and the regional account manager, representing the salaried staff.',
+      ),
+    ];
+    const a = ask('Which kind of depot staff does the regional account manager represent?', { dataType: 'ENUM', enumValues: values }, passages);
+    expect(a.value).toEqual({ strValue: 'salaried' });
+  });
+
+  it('ends a clause before an enumerator "(b)"', () => {
+    const text = 'The plan covers: (a) the contract staff of the northern depot unless excluded (b) the hourly staff of the southern depot.';
+    const q = analyzeQuestion({ question: 'Which staff of the northern depot does the plan cover unless excluded?', answerType: { dataType: 'ENUM', multiValued: false } });
+    const [view] = buildLattice(q, [passage(text)]);
+    const at = (word: string): [number, number] => {
+      const k = view.tokens.findIndex((t) => t.lower === word);
+      return [k, k];
+    };
+    const mentions = [
+      { range: at('contract'), value: 'contract' },
+      { range: at('hourly'), value: 'hourly' },
+    ];
+    expect([...enumClauseMatches(view, mentions, q, values)]).toEqual([0]);
+  });
+
+  it('marks nothing when the sentence names a single value', () => {
+    const text = 'The pickers of the depot are hourly staff, and so are the packers.';
+    const q = analyzeQuestion({ question: 'How are the pickers of the depot paid?', answerType: { dataType: 'ENUM', multiValued: false } });
+    const [view] = buildLattice(q, [passage(text)]);
+    const k = view.tokens.findIndex((t) => t.lower === 'hourly');
+    expect(enumClauseMatches(view, [{ range: [k, k], value: 'hourly' }], q, values).size).toBe(0);
+  });
+});
+
+describe('spans that fit a question for a measurement or a number to dial', () => {
+  it('answers "What size …?" with the measurement, not the words beside the question\'s terms', () => {
+    const passages = [passage('Attach a colour photograph of yourself alone, recent enough to be a good likeness of you, and 35x45 mm in size.')];
+    const a = ask('What size must the photograph be?', { dataType: 'STRING' }, passages);
+    expect(a.rawValue).toContain('35x45');
+  });
+
+  it('does not answer a telephone number question with a span that has no number in it', () => {
+    const passages = [passage('If your address changes before the card arrives, please call the Customer Care Center.')];
+    const a = ask('What is the telephone number of the Customer Care Center?', { dataType: 'STRING' }, passages);
+    expect(a.found).toBe(false);
+  });
+
+  it('answers a telephone number question with the number', () => {
+    const passages = [passage('For questions, contact Dana Reyes, Customer Care Center; phone: 555-201-7788; email: care@example.com.')];
+    const a = ask('What is the telephone number of the Customer Care Center?', { dataType: 'STRING' }, passages);
+    expect(a.rawValue).toContain('555-201-7788');
   });
 });

@@ -403,6 +403,21 @@ const PERSON_CUES = new Set([
   'executive',
 ]);
 
+/** Nouns of a measurement: a question whose focus is one of them asks for a number with its unit. */
+const MEASURE_STEMS = new Set(
+  tokenize('size dimension dimensions length width height depth weight thickness diameter area volume capacity').map((t) => t.stem),
+);
+
+/** "What telephone number …", "the fax number of …": a question for a number to dial. */
+const DIAL_WORDS = new Set(['phone', 'telephone', 'tel', 'fax', 'mobile', 'cell']);
+
+/** The fewest digits of a telephone number (short local and service numbers included). */
+const MIN_DIAL_DIGITS = 5;
+
+function asksDialNumber(q: AnalyzedQuestion): boolean {
+  return [...q.words].some((w) => DIAL_WORDS.has(w)) && (q.words.has('number') || q.words.has('numbers'));
+}
+
 export function asksRole(q: AnalyzedQuestion): boolean {
   return [...q.words].some((w) => ASKS_ROLE_WORDS.has(w)) && [...q.words].some((w) => PERSON_CUES.has(w));
 }
@@ -420,6 +435,11 @@ export function spanPlausibility(
 ): { drop: boolean; extra: string[] } {
   const words = view.tokens.slice(i, j + 1).filter((t) => t.shape !== 'p');
   if (q.type === 'who' && words.every((t) => t.shape === 'd' || NOT_A_NAME.has(t.lower))) return { drop: true, extra: [] };
+  const digits = words.reduce((n, t) => n + (t.text.match(/\d/g)?.length ?? 0), 0);
+  // A telephone or fax number is something to dial: a span without the digits of one is no answer.
+  if (asksDialNumber(q) && digits < MIN_DIAL_DIGITS) return { drop: true, extra: [] };
+  // "What size must the photo be?" is answered by a measurement ("2x2 inches"), which has a number.
+  if (MEASURE_STEMS.has(q.focus)) return { drop: false, extra: [digits ? 'measure=fit' : 'measure=none'] };
   // The role itself, not the name before it: "Chief Executive Officer", "Senior Vice President".
   if (role && words.length && (ROLE_WORDS.has(words[0].lower) || RANKS.has(words[0].lower)) && words.some((t) => ROLE_WORDS.has(t.lower)))
     return { drop: false, extra: ['role=asked'] };
@@ -482,5 +502,53 @@ export function eventDates(view: SentenceView, dates: readonly [number, number][
       if (cell >= 0 && header[cell] && tokenize(header[cell]).some((t) => events.includes(t.stem))) out.add(d);
     });
   }
+  return out;
+}
+
+/** Whether tokens k.. open an enumerator such as "(b)" or "(ii)", which starts a new clause of a list sentence. */
+function opensEnumerator(view: SentenceView, k: number): boolean {
+  const t = view.tokens;
+  return t[k]?.text === '(' && k + 2 < t.length && /^[a-z]{1,3}$|^\d{1,2}$/i.test(t[k + 1].text) && t[k + 2].text === ')';
+}
+
+/**
+ * Which allowed-value mentions (token ranges, with the value each names) sit in the clause that
+ * holds the most of the question's own words, when a sentence names several different values: in
+ * "the Boots nuts, representing the all-metal types; and the elastic stop nut, representing the
+ * fiber insert type", the question about the elastic stop nut is answered by the value of its own
+ * clause, not by whichever value the model likes. Clauses end at ";" and ":" and before an
+ * enumerator "(b)". Words of the allowed values themselves are not counted, since they say nothing
+ * about which value is meant. Empty when one value is named, or no clause holds more than the others.
+ */
+export function enumClauseMatches(
+  view: SentenceView,
+  mentions: readonly { range: [number, number]; value: string }[],
+  q: AnalyzedQuestion,
+  enumValues: readonly string[],
+): Set<number> {
+  const out = new Set<number>();
+  if (new Set(mentions.map((m) => m.value)).size < 2) return out;
+  const valueStems = new Set(enumValues.flatMap((v) => tokenize(v).map((t) => t.stem)));
+  const asked = new Set([...q.terms].filter((t) => !valueStems.has(t)));
+  const clauseOf: number[] = [];
+  let clause = 0;
+  view.tokens.forEach((t, k) => {
+    if (opensEnumerator(view, k)) clause++;
+    clauseOf.push(clause);
+    if (t.text === ';' || t.text === ':') clause++;
+  });
+  const termsIn = new Map<number, Set<string>>();
+  view.tokens.forEach((t, k) => {
+    if (!asked.has(t.stem)) return;
+    const c = clauseOf[k];
+    if (!termsIn.has(c)) termsIn.set(c, new Set());
+    termsIn.get(c)?.add(t.stem);
+  });
+  const counts = mentions.map((m) => termsIn.get(clauseOf[m.range[0]])?.size ?? 0);
+  const max = Math.max(...counts);
+  // Only a clause that says more of the question than the clause of some other value tells them apart.
+  const others = mentions.filter((m, k) => counts[k] < max && !mentions.some((o, l) => counts[l] === max && o.value === m.value));
+  if (max === 0 || !others.length) return out;
+  counts.forEach((c, k) => c === max && out.add(k));
   return out;
 }
