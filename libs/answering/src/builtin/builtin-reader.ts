@@ -3,8 +3,8 @@ import { notFound, type Citation, type Reader, type ReaderAnswer, type ReaderPas
 import { formatRawValue, toDataValue } from '../typed/data-value';
 import { answerBool } from './bool-answer';
 import { candidatesFor, type RawCandidate } from './candidates';
-import { buildLattice, DEFAULT_LATTICE, type SentenceView } from './lattice';
-import { decide, DEFAULT_THRESHOLDS } from './decision';
+import { absentFrom, buildLattice, DEFAULT_LATTICE, type SentenceView } from './lattice';
+import { confidenceOf, decide, DEFAULT_THRESHOLDS } from './decision';
 import { builtinModel, type LinearModel } from './model';
 import { analyzeQuestion, type AnalyzedQuestion, type QuestionType } from './question';
 import { answerFromTable } from './table-lookup';
@@ -106,7 +106,7 @@ export class BuiltinReader implements Reader {
     const vetoed: RawCandidate[] = [];
     const valued = this.rank(q, type, views, vetoed);
     if (!valued.length) return notFound(this.nothingFound(type, views, vetoed), 0);
-    return this.respond(type, valued);
+    return this.respond(q, type, valued);
   }
 
   private rank(q: AnalyzedQuestion, type: AnswerTypeDto, views: SentenceView[], vetoed: RawCandidate[]): Valued[] {
@@ -156,11 +156,23 @@ export class BuiltinReader implements Reader {
     return c.text;
   }
 
-  private respond(type: AnswerTypeDto, valued: Valued[]): ReaderAnswer {
+  private respond(q: AnalyzedQuestion, type: AnswerTypeDto, valued: Valued[]): ReaderAnswer {
     const [best] = valued;
-    const coverage = best.candidate.view.coverage;
-    const where = `${best.candidate.view.passage.fileName}, passage ${best.candidate.view.passageIndex + 1}`;
-    const decision = decide({ probability: best.probability, coverage, fit: best.candidate.fit ?? 1 }, this.options);
+    const { view } = best.candidate;
+    const absent = absentFrom(view, q);
+    // A sign ("£275,000", "12%") says what kind of measure a number is, as the focus would ("fee", "rate").
+    const bareNumber = (type.dataType === 'INT' || type.dataType === 'FLOAT') && !/[$€£¥%]/.test(best.candidate.text);
+    const where = `${view.passage.fileName}, passage ${view.passageIndex + 1}`;
+    const evidence = {
+      probability: best.probability,
+      coverage: view.coverage,
+      fit: best.candidate.fit ?? 1,
+      focusAbsent: bareNumber && absent.focus,
+      rareAbsent: absent.rare,
+    };
+    // The coverage veto counts by rarity too: a sentence holding the question's rarest words is on its
+    // subject though it lacks several common ones ("Zephyrnet: amended 2026-06-18").
+    const decision = decide({ ...evidence, coverage: Math.max(view.coverage, view.idfCoverage) }, this.options, confidenceOf(evidence));
     const { confidence } = decision;
     if (!decision.found) {
       return notFound(

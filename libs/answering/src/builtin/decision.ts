@@ -28,7 +28,23 @@ export interface Evidence {
   fit: number;
   /** A reason no person would take this answer (a hard veto), if any. */
   veto?: string;
+  /**
+   * The answer is a number and neither its sentence nor its headings name what the question counts
+   * or measures ("how many employees" read beside "500 customers"): a number says nothing without it.
+   */
+  focusAbsent?: boolean;
+  /** Share of the question's rare words (names, terms of art) neither its sentence nor its headings hold, 0..1. */
+  rareAbsent?: number;
 }
+
+/**
+ * Confidence kept when the counted or measured thing is not named, and when all the rare question
+ * words are missing (scaled by the share missing): a question about a specific entity or measure is
+ * not answered by a sentence that speaks of another one, which is what most answers to questions
+ * the document cannot answer look like.
+ */
+const FOCUS_ABSENT = 0.5;
+const RARE_ABSENT = 0.6;
 
 export interface Decision {
   found: boolean;
@@ -40,9 +56,13 @@ export interface Decision {
   reason: string;
 }
 
-/** Confidence of an extracted answer: its probability, scaled by how much of the question its sentence holds and how well it fits. */
+/**
+ * Confidence of an extracted answer: its probability, scaled by how much of the question its
+ * sentence holds, how well it fits, and down for the asked thing or rare question words it lacks.
+ */
 export function confidenceOf(e: Evidence): number {
-  return e.probability * (0.5 + 0.5 * Math.min(1, e.coverage)) * e.fit;
+  const absent = (e.focusAbsent ? FOCUS_ABSENT : 1) * (1 - (1 - RARE_ABSENT) * (e.rareAbsent ?? 0));
+  return e.probability * (0.5 + 0.5 * Math.min(1, e.coverage)) * e.fit * absent;
 }
 
 export function decide(e: Evidence, t: DecisionThresholds, confidence = confidenceOf(e)): Decision {

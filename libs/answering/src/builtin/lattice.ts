@@ -2,6 +2,7 @@ import type { ReaderPassage } from '../reader';
 import type { AnalyzedQuestion } from './question';
 import { segmentPassage } from './sentences';
 import { tokenize, type Token } from './tokens';
+import { RARE_IDF } from './word-idf';
 
 /**
  * The reader's view of one sentence: its tokens, which of them match the question, and the
@@ -276,6 +277,33 @@ export function buildLattice(
     tokenFeatures(view, q);
     return view;
   });
+}
+
+/**
+ * What of the question a sentence leaves unsaid, counting its headings (a table's header row, the
+ * section title) as said: whether it names the question's focus ("how many employees"), and how
+ * many of the question's rare words (names, terms of art, as rare as an unlisted word) it lacks.
+ */
+export function absentFrom(view: SentenceView, q: AnalyzedQuestion): { focus: boolean; rare: number } {
+  const present = new Set(view.tokens.map((t) => t.stem));
+  for (const h of view.passage.headings) for (const t of tokenize(h)) present.add(t.stem);
+  let rare = 0;
+  let total = 0;
+  for (const [term, idf] of q.idf) {
+    if (idf < RARE_IDF) continue;
+    total++;
+    if (!present.has(term)) rare++;
+  }
+  return { focus: focusWords(q).length > 0 && !focusWords(q).some((w) => present.has(w)), rare: total ? rare / total : 0 };
+}
+
+/** The focus and the content words right after it: "transfer fee" is named by "fee" as well. */
+function focusWords(q: AnalyzedQuestion): string[] {
+  const at = q.tokens.findIndex((t) => !t.stop && t.stem === q.focus);
+  if (!q.focus || at < 0) return q.focus ? [q.focus] : [];
+  const words = [q.focus];
+  for (let i = at + 1; i < q.tokens.length && !q.tokens[i].stop && q.tokens[i].shape !== 'p'; i++) words.push(q.tokens[i].stem);
+  return words;
 }
 
 const distBucket = (d: number) => (d <= 0 ? 'none' : d <= 4 ? String(d) : d <= 6 ? '5-6' : d <= 9 ? '7-9' : d <= 14 ? '10-14' : '15+');
