@@ -19,14 +19,17 @@ const args = process.argv.slice(2);
 const opt = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const dump = JSON.parse(readFileSync(resolve(args[0]), 'utf8'));
 const questions = new Map(
-  loadQuestionFiles(process.env.BENCH_DOCUMENTS_QUESTIONS || join(__dirname, 'questions'), join(__dirname, '../../../shared/corpus')).flatMap((d) =>
-    d.questions.map((q) => [q.id, { ...q, file: d.file, split: d.split }]),
-  ),
+  loadQuestionFiles(
+    process.env.BENCH_DOCUMENTS_QUESTIONS || join(__dirname, 'questions'),
+    join(__dirname, '../../../shared/corpus'),
+  ).flatMap((d) => d.questions.map((q) => [q.id, { ...q, file: d.file, split: d.split }])),
 );
 if (dump.some((d) => questions.get(d.id)?.split === 'heldout')) throw new Error('replay is for the dev split only');
 const minConfidence = opt('--min-confidence');
 const reader = new BuiltinReader(minConfidence !== undefined ? { minConfidence: Number(minConfidence) } : {});
 const show = opt('--show');
+const recordsOut = opt('--records');
+const records = [];
 let answerable = 0,
   right = 0,
   unanswerable = 0,
@@ -60,6 +63,14 @@ for (const d of dump) {
     unanswerable++;
     if (a.found) answered++;
   }
+  records.push({
+    id: d.id,
+    type: q.answerType.dataType + (q.answerType.multiValued ? ' list' : ''),
+    answerable: q.answers.length > 0,
+    found: a.found,
+    right: g.right,
+    confidence: a.confidence,
+  });
   const bad = q.answers.length ? !g.right : a.found;
   if (show === 'all' || (show === 'wrong' && bad && a.found) || (show === 'unanswered' && bad && !a.found)) {
     process.stdout.write(
@@ -67,6 +78,7 @@ for (const d of dump) {
     );
   }
 }
+if (recordsOut) require('node:fs').writeFileSync(recordsOut, JSON.stringify(records));
 const pct = (a, b) => (b ? ((100 * a) / b).toFixed(1) : '-');
 process.stdout.write(
   `right ${pct(right, answerable)} % of ${answerable}, unanswerable answered ${pct(answered, unanswerable)} % of ${unanswerable}, ` +

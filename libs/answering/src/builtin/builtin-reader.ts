@@ -4,14 +4,17 @@ import { formatRawValue, toDataValue } from '../typed/data-value';
 import { answerBool } from './bool-answer';
 import { candidatesFor, type RawCandidate } from './candidates';
 import { absentFrom, buildLattice, DEFAULT_LATTICE, type SentenceView } from './lattice';
-import { confidenceOf, decide, DEFAULT_THRESHOLDS } from './decision';
+import { confidenceOf, decide, DEFAULT_THRESHOLDS, minConfidenceFor } from './decision';
 import { builtinModel, type LinearModel } from './model';
 import { analyzeQuestion, type AnalyzedQuestion, type QuestionType } from './question';
 import { answerFromTable } from './table-lookup';
 import { choose, leastRisk, scoreSpan, scoreView, type Candidate, type ScoredView } from './scoring';
 
 export interface BuiltinReaderOptions {
-  /** Below this confidence the reader says it found nothing (default 0.3, see decision.ts). */
+  /**
+   * Below this confidence the reader says it found nothing, whatever the answer type. Unset: the
+   * calibrated defaults of decision.ts (DEFAULT_THRESHOLDS, stricter for numbers and dates).
+   */
   minConfidence?: number;
   /** Share of the question's terms the answer's sentence must contain, else nothing was found (default 0.3). */
   minCoverage?: number;
@@ -79,11 +82,19 @@ export class BuiltinReader implements Reader {
   readonly name = 'builtin';
   private readonly options: typeof DEFAULTS;
   private readonly model: LinearModel;
+  /** The caller's threshold for every answer type, when one was given. */
+  private readonly minConfidence: number | undefined;
 
   constructor(options: BuiltinReaderOptions = {}) {
     const { model, ...rest } = options;
     this.options = { ...DEFAULTS, ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) };
+    this.minConfidence = options.minConfidence;
     this.model = model ?? builtinModel();
+  }
+
+  /** The thresholds a question of this answer type is decided by. */
+  private thresholdsFor(type: AnswerTypeDto): typeof DEFAULTS {
+    return { ...this.options, minConfidence: this.minConfidence ?? minConfidenceFor(type.dataType) };
   }
 
   answer(question: ReaderQuestion, passages: ReaderPassage[], signal?: AbortSignal): Promise<ReaderAnswer> {
@@ -99,14 +110,15 @@ export class BuiltinReader implements Reader {
     if (!asked.terms.size) return notFound('The question has no content words to look for.');
     const q: AnalyzedQuestion = { ...asked, type: typedQuestionType(type, asked.type) };
     const views = buildLattice(q, passages, { maxSentences: this.options.maxSentences });
-    if (type.dataType === 'BOOL') return answerBool(q, question.question, type, views, this.options);
+    const thresholds = this.thresholdsFor(type);
+    if (type.dataType === 'BOOL') return answerBool(q, question.question, type, views, thresholds);
     // A table cell or a "key: value" fact that names both what and where is asked answers by its structure.
-    const tabled = answerFromTable(q, question.question, passages, type, this.options);
+    const tabled = answerFromTable(q, question.question, passages, type, thresholds);
     if (tabled) return tabled;
     const vetoed: RawCandidate[] = [];
     const valued = this.rank(q, type, views, vetoed);
     if (!valued.length) return notFound(this.nothingFound(type, views, vetoed), 0);
-    return this.respond(q, type, valued);
+    return this.respond(q, type, valued, thresholds);
   }
 
   private rank(q: AnalyzedQuestion, type: AnswerTypeDto, views: SentenceView[], vetoed: RawCandidate[]): Valued[] {
@@ -156,15 +168,20 @@ export class BuiltinReader implements Reader {
     return c.text;
   }
 
-  private respond(q: AnalyzedQuestion, type: AnswerTypeDto, valued: Valued[]): ReaderAnswer {
+  private respond(q: AnalyzedQuestion, type: AnswerTypeDto, valued: Valued[], thresholds: typeof DEFAULTS): ReaderAnswer {
     const [best] = valued;
     const { view } = best.candidate;
     const absent = absentFrom(view, q);
     // A sign ("£275,000", "12%") says what kind of measure a number is, as the focus would ("fee", "rate").
     const bareNumber = (type.dataType === 'INT' || type.dataType === 'FLOAT') && !/[$€£¥%]/.test(best.candidate.text);
     const where = `${view.passage.fileName}, passage ${view.passageIndex + 1}`;
+    const chosen = type.multiValued ? this.several(valued, type) : [best];
     const evidence = {
-      probability: best.probability,
+      // A list is as likely as its items together: the model spreads the probability over them.
+      probability: Math.min(
+        1,
+        chosen.reduce((sum, v) => sum + v.probability, 0),
+      ),
       coverage: view.coverage,
       fit: best.candidate.fit ?? 1,
       focusAbsent: bareNumber && absent.focus,
@@ -172,7 +189,7 @@ export class BuiltinReader implements Reader {
     };
     // The coverage veto counts by rarity too: a sentence holding the question's rarest words is on its
     // subject though it lacks several common ones ("Zephyrnet: amended 2026-06-18").
-    const decision = decide({ ...evidence, coverage: Math.max(view.coverage, view.idfCoverage) }, this.options, confidenceOf(evidence));
+    const decision = decide({ ...evidence, coverage: Math.max(view.coverage, view.idfCoverage) }, thresholds, confidenceOf(evidence));
     const { confidence } = decision;
     if (!decision.found) {
       return notFound(
@@ -180,7 +197,6 @@ export class BuiltinReader implements Reader {
         confidence,
       );
     }
-    const chosen = type.multiValued ? this.several(valued, type) : [best];
     const citations: Citation[] = chosen.map((v) => ({
       passageId: v.candidate.view.passage.id,
       start: v.candidate.start,

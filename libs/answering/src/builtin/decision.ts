@@ -13,11 +13,21 @@ export interface DecisionThresholds {
 }
 
 /**
- * The defaults. `minConfidence` 0.3 was chosen on the learning half of SQuAD v1.1 dev (bench/answering/run.js
- * --choose-threshold): the best utility (+1 per answer with token F1 ≥ 0.5, −1 per answer below it or
- * over another article's paragraph, 0 per withheld answer). It is meant to be recalibrated on real documents.
+ * The defaults, calibrated on the development half of the real-document evaluation
+ * (bench/documents, `node bench/documents/replay.js <dump> --min-confidence X`): the lowest
+ * threshold past which withholding more answers cost more right answers than it saved wrong ones.
+ * Numbers and dates get a stricter one: documents are full of numbers beside the question's words
+ * (section, standard and page numbers, other periods' figures), so a typed value needs more evidence
+ * than a span of text before it is trusted. `minCoverage` is a hard veto on the answer's sentence.
  */
-export const DEFAULT_THRESHOLDS: DecisionThresholds = { minConfidence: 0.3, minCoverage: 0.3 };
+export const DEFAULT_THRESHOLDS: DecisionThresholds = { minConfidence: 0.35, minCoverage: 0.3 };
+/** The stricter threshold of INT, FLOAT and DATE answers. */
+export const NUMERIC_MIN_CONFIDENCE = 0.5;
+
+/** The default threshold of an answer type. */
+export function minConfidenceFor(dataType: string): number {
+  return dataType === 'INT' || dataType === 'FLOAT' || dataType === 'DATE' ? NUMERIC_MIN_CONFIDENCE : DEFAULT_THRESHOLDS.minConfidence;
+}
 
 export interface Evidence {
   /** The model's probability of the answer among all candidates, 0..1. */

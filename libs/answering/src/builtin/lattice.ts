@@ -294,7 +294,21 @@ export function absentFrom(view: SentenceView, q: AnalyzedQuestion): { focus: bo
     total++;
     if (!present.has(term)) rare++;
   }
-  return { focus: focusWords(q).length > 0 && !focusWords(q).some((w) => present.has(w)), rare: total ? rare / total : 0 };
+  const focus = focusWords(q);
+  return { focus: focus.length > 0 && !focus.some((w) => named(w, present)), rare: total ? rare / total : 0 };
+}
+
+/**
+ * A focus word is named by its stem or by a word of the same root that the stemmer keeps apart
+ * ("weight" by "weighs", "employees" by "employed"): one stem starts the other, five letters or more.
+ */
+function named(word: string, present: Set<string>): boolean {
+  if (present.has(word)) return true;
+  if (word.length < 5) return false;
+  for (const p of present) {
+    if (p.length >= 5 && (p.startsWith(word) || word.startsWith(p))) return true;
+  }
+  return false;
 }
 
 /** The focus and the content words right after it: "transfer fee" is named by "fee" as well. */
