@@ -20,7 +20,8 @@ const INT: AnswerTypeDto = { dataType: 'INT', multiValued: false };
 const STRING: AnswerTypeDto = { dataType: 'STRING', multiValued: false };
 
 const reader = new BuiltinReader();
-const ask = (question: string, answerType: AnswerTypeDto, passages: ReaderPassage[]) => reader.answerNow({ question, answerType }, passages);
+const ask = (question: string, answerType: AnswerTypeDto, passages: ReaderPassage[]) =>
+  reader.answerNow({ question, answerType }, passages);
 const cited = (a: ReturnType<typeof ask>, passages: ReaderPassage[]) => {
   const [c] = a.citations;
   return passages.find((p) => p.id === c.passageId)?.text.slice(c.start, c.end);
@@ -51,7 +52,9 @@ describe('table lookup: row × column', () => {
     const passages = [row('Net sales | 4,120 | 3,870', heads), row('Operating profit | 610 | 540', heads)];
     expect(ask('What were net sales in 2022?', INT, passages).value).toEqual({ longValue: 3870 });
     expect(ask('What was the operating profit in 2023?', INT, passages).value).toEqual({ longValue: 610 });
-    expect(lookupTable(analyzeQuestion({ question: 'What were net sales in 2021?' }), 'What were net sales in 2021?', passages, INT)).toBeNull();
+    expect(
+      lookupTable(analyzeQuestion({ question: 'What were net sales in 2021?' }), 'What were net sales in 2021?', passages, INT),
+    ).toBeNull();
   });
 
   it('finds the row by a number the question gives, and answers the other column (the inverse lookup)', () => {
@@ -140,17 +143,31 @@ describe('table lookup: key/value facts', () => {
     const passages = [
       passage('category: Non-profit association'),
       passage('foundedIn: 1987'),
-      passage('exchanges', { nodeType: 'heading' }),
-      passage('Frankfurt', { nodeType: 'list_item', headings: ['exchanges'] }),
+      passage('exchanges', { nodeType: 'heading', fileName: 'company.json' }),
+      passage('Frankfurt', { nodeType: 'list_item', headings: ['exchanges'], fileName: 'company.json' }),
     ];
     expect(ask('What kind of association is the organisation?', STRING, passages).rawValue).toBe('Non-profit association');
     expect(ask('On which exchange does the company list its bonds?', STRING, passages).rawValue).toBe('Frankfurt');
   });
 
+  it('does not read a menu item under a page title as the value of the title', () => {
+    // A web page: its title is a heading, and the first list under it is the site's navigation.
+    const passages = [
+      passage('Duck', { nodeType: 'heading', fileName: 'duck.html' }),
+      passage('What links here', { nodeType: 'list_item', headings: ['Duck'], fileName: 'duck.html' }),
+      passage('Ducks eat a variety of food sources such as grasses, aquatic plants, fish and insects.', {
+        fileName: 'duck.html',
+        headings: ['Duck', 'Diet'],
+      }),
+    ];
+    const q = 'What is a duck?';
+    expect(lookupTable(analyzeQuestion({ question: q }), q, passages, STRING)).toBeNull();
+  });
+
   it('does not take one item of a list under a key heading when several differ', () => {
     const passages = [
-      passage('Frankfurt', { nodeType: 'list_item', headings: ['exchanges'] }),
-      passage('Vienna', { nodeType: 'list_item', headings: ['exchanges'] }),
+      passage('Frankfurt', { nodeType: 'list_item', headings: ['exchanges'], fileName: 'company.json' }),
+      passage('Vienna', { nodeType: 'list_item', headings: ['exchanges'], fileName: 'company.json' }),
     ];
     const q = 'On which exchange does the company list its bonds?';
     expect(lookupTable(analyzeQuestion({ question: q }), q, passages, STRING)).toBeNull();

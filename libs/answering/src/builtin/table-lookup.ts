@@ -76,7 +76,22 @@ const SYNONYM_OF = new Map<string, string[]>();
 for (const group of SYNONYMS) for (const s of group) SYNONYM_OF.set(s, group);
 
 /** Words of a question that say little about which row or column is meant: they count a fifth. */
-const GENERIC = new Set(['valu', 'figur', 'amount', 'number', 'list', 'entri', 'tabl', 'column', 'row', 'show', 'given', 'total', 'appear', 'listed']);
+const GENERIC = new Set([
+  'valu',
+  'figur',
+  'amount',
+  'number',
+  'list',
+  'entri',
+  'tabl',
+  'column',
+  'row',
+  'show',
+  'given',
+  'total',
+  'appear',
+  'listed',
+]);
 /** Words that name a table's own parts ("in the time column"): a table explains them by being one. */
 const STRUCTURE = new Set(['tabl', 'column', 'row', 'entri', 'cell']);
 /** The words that ask for the row with the most or the least of a column. */
@@ -158,9 +173,14 @@ function rowsOf(passages: readonly ReaderPassage[]): Row[] {
   for (const r of rows) {
     if (r.header) continue;
     const heads = rows.filter(
-      (h) => h !== r && h.table === r.table && h.cells.length === r.cells.length && h.cells.every((c) => c.number === undefined && !/^\d/.test(c.text)),
+      (h) =>
+        h !== r &&
+        h.table === r.table &&
+        h.cells.length === r.cells.length &&
+        h.cells.every((c) => c.number === undefined && !/^\d/.test(c.text)),
     );
-    if (heads.length === 1 && r.cells.some((c) => c.number !== undefined)) r.header = heads[0].cells.map((c) => ({ text: c.text, stems: c.stems }));
+    if (heads.length === 1 && r.cells.some((c) => c.number !== undefined))
+      r.header = heads[0].cells.map((c) => ({ text: c.text, stems: c.stems }));
   }
   return rows;
 }
@@ -183,10 +203,12 @@ function askedOf(q: AnalyzedQuestion): Asked {
     raw.set(t, q.idf.get(t) ?? 1);
     terms.set(t, (q.idf.get(t) ?? 1) * (GENERIC.has(t) ? 0.2 : 1));
   }
-  const numbers = q.tokens.filter((t) => t.shape === 'd').flatMap((t) => {
-    const n = cellNumber(t.text);
-    return n === undefined ? [] : [n];
-  });
+  const numbers = q.tokens
+    .filter((t) => t.shape === 'd')
+    .flatMap((t) => {
+      const n = cellNumber(t.text);
+      return n === undefined ? [] : [n];
+    });
   const years = q.tokens.filter((t) => /^(1[89]|20)\d\d$/.test(t.text)).map((t) => t.text);
   const total = [...terms.values()].reduce((a, b) => a + b, 0) + numbers.length * 3;
   return { terms, raw, total, numbers, years };
@@ -268,7 +290,11 @@ const yearsIn = (text: string) => text.match(/\b(?:1[89]|20)\d\d\b/g) ?? [];
 /** The months a text names, by their first three letters ("may" is left out: it is mostly the verb). */
 const monthsIn = (text: string) =>
   (text.match(/\b(?:jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/gi) ?? [])
-    .filter((m) => /^(?:jan|feb|apr|jun|jul|aug|sep|oct|nov|dec)$/i.test(m) || /^(?:january|february|march|april|june|july|august|september|october|november|december|sept)$/i.test(m))
+    .filter(
+      (m) =>
+        /^(?:jan|feb|apr|jun|jul|aug|sep|oct|nov|dec)$/i.test(m) ||
+        /^(?:january|february|march|april|june|july|august|september|october|november|december|sept)$/i.test(m),
+    )
     .map((m) => m.slice(0, 3).toLowerCase());
 /** A cell holding a date: "2005-02-17", "17/02/2005", "17-02-2005". */
 const DATE_LIKE = /^(?:\d{4}-\d\d-\d\d|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})\b/;
@@ -303,12 +329,21 @@ function cellHits(rows: Row[], question: string, asked: Asked, type: AnswerTypeD
       const colWeight = column.weight + (periodMatch ? 3 : 0);
       const key = rowKey(row, c, asked);
       if (!colWeight || !key.weight) return;
-      const explained = new Set([...column.terms, ...key.terms, ...matchOf(asked, outer).terms, ...[...asked.terms.keys()].filter((t) => STRUCTURE.has(t))]);
+      const explained = new Set([
+        ...column.terms,
+        ...key.terms,
+        ...matchOf(asked, outer).terms,
+        ...[...asked.terms.keys()].filter((t) => STRUCTURE.has(t)),
+      ]);
       // The row key's column header explains words too ("record number 3").
-      for (const [k, other] of row.cells.entries()) if (k !== c && other.number === undefined) matchOf(asked, other.stems).terms.forEach((t) => explained.add(t));
+      for (const [k, other] of row.cells.entries())
+        if (k !== c && other.number === undefined) matchOf(asked, other.stems).terms.forEach((t) => explained.add(t));
       const explainedWeight =
         [...explained].reduce((a, t) => a + (asked.terms.get(t) ?? 0), 0) +
-        3 * asked.numbers.filter((n) => row.cells.some((x, k) => k !== c && x.number === n) || (periodMatch && asked.years.includes(String(n)))).length;
+        3 *
+          asked.numbers.filter(
+            (n) => row.cells.some((x, k) => k !== c && x.number === n) || (periodMatch && asked.years.includes(String(n))),
+          ).length;
       const coverage = asked.total ? Math.min(1, explainedWeight / asked.total) : 0;
       // A good part of the question that neither the row, its header nor its headings hold ("saltwater"
       // against a "Freshwater Ducks" column) asks about something this table does not have.
@@ -383,9 +418,18 @@ function superlative(rows: Row[], question: string, asked: Asked, type: AnswerTy
 function keyValueOf(passage: ReaderPassage, hasHeader: boolean): { key: string; value: Cell } | null {
   const text = passage.text;
   // A short list item under a heading that is one key ("exchanges" › "Nasdaq", as JSON and XML
-  // arrays come): the heading is its key.
+  // arrays come): the heading is its key. Only in data files: in a page or a report a one-word
+  // heading is a title ("Duck"), and the items under it (a menu's "What links here") are no value of it.
   const heading = passage.headings[passage.headings.length - 1];
-  if (passage.nodeType === 'list_item' && heading && KEY_NAME.test(heading) && text.trim().length <= 80 && !text.includes(':')) {
+  const dataFile = /\.(json|xml)$/i.test(passage.fileName);
+  if (
+    dataFile &&
+    passage.nodeType === 'list_item' &&
+    heading &&
+    KEY_NAME.test(heading) &&
+    text.trim().length <= 80 &&
+    !text.includes(':')
+  ) {
     const value = text.trim();
     const start = text.indexOf(value);
     return { key: heading, value: { text: value, start, end: start + value.length, stems: stemsOf(value) } };
@@ -471,7 +515,12 @@ function keyValueHits(passages: readonly ReaderPassage[], rows: Row[], asked: As
  * The best table or key/value answer, or null when none names both what is asked and where (the
  * span reader decides then). Two different values that fit equally well are no answer either.
  */
-export function lookupTable(q: AnalyzedQuestion, question: string, passages: readonly ReaderPassage[], type: AnswerTypeDto): TableHit | null {
+export function lookupTable(
+  q: AnalyzedQuestion,
+  question: string,
+  passages: readonly ReaderPassage[],
+  type: AnswerTypeDto,
+): TableHit | null {
   if (type.dataType === 'BOOL' || type.multiValued) return null;
   const asked = askedOf(q);
   if (!asked.total) return null;
@@ -505,7 +554,9 @@ function missingPeriod(q: AnalyzedQuestion, rows: Row[]): string | undefined {
   for (const table of tables.values()) {
     if (table.length < 2 || yearsIn(table[0].table.split('\n').slice(0, -1).join(' ')).some((y) => asked.years.includes(y))) continue;
     const header = table[0].header!;
-    const yearColumn = header.findIndex((_, k) => table.every((r) => r.header!.length === header.length && /^(?:1[89]|20)\d\d$/.test(r.cells[k]?.text ?? '')));
+    const yearColumn = header.findIndex((_, k) =>
+      table.every((r) => r.header!.length === header.length && /^(?:1[89]|20)\d\d$/.test(r.cells[k]?.text ?? '')),
+    );
     if (yearColumn < 0) continue;
     const measure = header.some((h, k) => k !== yearColumn && matchOf(asked, h.stems).terms.some((t) => !GENERIC.has(t)));
     if (!measure) continue;
@@ -539,9 +590,10 @@ export function answerFromTable(
   if (!read.value) return null;
   const decision = decide({ probability: 0.5 + 0.5 * hit.strength, coverage: hit.coverage, fit: 1 }, thresholds);
   if (!decision.found) return null;
-  const raw = type.dataType === 'DATE' || type.dataType === 'ENUM' || (type.dataType === 'FLOAT' && type.decimalPrecision)
-    ? formatRawValue(read.value, type)
-    : hit.text;
+  const raw =
+    type.dataType === 'DATE' || type.dataType === 'ENUM' || (type.dataType === 'FLOAT' && type.decimalPrecision)
+      ? formatRawValue(read.value, type)
+      : hit.text;
   const where = `${hit.passage.fileName}, passage ${hit.passageIndex + 1}`;
   return {
     found: true,
