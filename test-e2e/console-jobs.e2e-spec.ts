@@ -26,6 +26,8 @@ describe('the web console: collections and jobs', () => {
   let collectionId: string;
 
   const INVOICE = 'INVOICE 2026-031\nThe invoice total is 1,250 EUR, due on 12 March 2026.\nPayment by bank transfer to Initech.\n';
+  /** Minutes that name a founder but not the club's full name: a weak answer to a question that does. */
+  const MINUTES = 'Minutes of the annual meeting. The rowing club was founded by Mary Jones after the war.\n';
   const NOTE = 'DELIVERY NOTE\nThe delivery of 40 office chairs reached Initech on 2 February 2026.\nThe invoice follows in March.\n';
   const PRICES = 'product,price\r\nWidget,4.75\r\nGadget,12.50\r\n';
   const corpus = (path: string) => new Uint8Array(readFileSync(join(REPO_ROOT, '..', 'shared', 'corpus', path)));
@@ -47,6 +49,7 @@ describe('the web console: collections and jobs', () => {
       ['billing/prices.csv', PRICES, 'text/csv'],
       ['reading/duck.docx', corpus('docx/docling_word_sample.docx'), DOCX_TYPE],
       ['reading/duck.html', corpus('html/docling_wiki_duck.html'), 'text/html'],
+      ['club/minutes.txt', MINUTES, 'text/plain'],
     ] as const) {
       await uploadMultipart(api, { providerId, key, body: text, mediaType });
       const created = await unwrap(api.POST('/api/core/files', { body: { providerId, key } }));
@@ -161,9 +164,10 @@ describe('the web console: collections and jobs', () => {
 
   it('shows how sure each answer is in words, says when none was found and why, and names the engine', async () => {
     await page.goto(url('/jobs/qa'));
-    await pickOption(page, 'Files', 'duck.html');
-    // The built-in engine finds only a weak answer to this on the Wikipedia page.
-    await page.getByLabel('Question 1', { exact: true }).fill('What is a duck?');
+    await pickOption(page, 'Files', 'minutes.txt');
+    // The minutes name who founded "the rowing club" but neither Riverside nor Exeter: the built-in
+    // engine answers, but not surely.
+    await page.getByLabel('Question 1', { exact: true }).fill('Who founded the Riverside Rowing Club in Exeter?');
     await page.getByRole('button', { name: 'Add a question' }).click();
     await page.getByLabel('Question 2', { exact: true }).fill('Who signed the contract?');
     await page.getByRole('button', { name: 'Ask', exact: true }).click();
@@ -172,8 +176,8 @@ describe('the web console: collections and jobs', () => {
     const jobId = new URL(page.url()).searchParams.get('job') as string;
     const { results } = await unwrap(api.GET('/api/core/qa/jobs/{jobId}/results', { params: { path: { jobId } } }));
     const [weakResult, missingResult] = results;
-    expect(weakResult).toMatchObject({ questionId: 'q1', found: true, engine: 'builtin' });
-    expect(weakResult.confidence).toBeLessThan(0.4);
+    expect(weakResult).toMatchObject({ questionId: 'q1', found: true, rawValue: 'Mary Jones', engine: 'builtin' });
+    expect(weakResult.confidence).toBeLessThan(0.5);
     expect(missingResult).toMatchObject({ questionId: 'q2', found: false, engine: 'builtin' });
 
     const weak = page.locator('[data-question="q1"]');
@@ -183,8 +187,8 @@ describe('the web console: collections and jobs', () => {
     await expect(badge.textContent()).resolves.toBe(`Low confidence · ${Math.round(weakResult.confidence * 100)}%`);
     // Said in words to a screen reader too, not by its colour alone.
     await expect(badge.getAttribute('aria-label')).resolves.toMatch(/^Low confidence \(\d+%\)\. The answer may well be wrong/);
-    // An HTML page's citation names its source line.
-    expect(await weak.locator('[data-citation="duck.html"]').first().getByRole('link').getAttribute('href')).toMatch(/[?&]line=\d+/);
+    // A text file's citation names its line.
+    expect(await weak.locator('[data-citation="minutes.txt"]').first().getByRole('link').getAttribute('href')).toMatch(/[?&]line=\d+/);
 
     const missing = page.locator('[data-question="q2"]');
     await missing.locator('[data-not-found]').waitFor();
@@ -289,7 +293,9 @@ describe('the web console: collections and jobs', () => {
     await terminal('SUCCESS');
     const table = page.locator('table[data-rows="2"]');
     await table.waitFor();
-    const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+    const rows = await table
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
     expect(rows.map(([product, price]) => [product.startsWith('Widget'), price.startsWith('4.75')])[0]).toEqual([true, true]);
     expect(rows[1][0]).toMatch(/^Gadget/);
     await table.getByRole('button', { name: 'Citations of row 1, price' }).click();

@@ -1,8 +1,8 @@
 import { confidenceBand, confidenceView, engineLabel } from './confidence';
 
 describe('confidence bands', () => {
-  it('puts 0.7 and above in high, below 0.4 in low, the rest in medium', () => {
-    expect([1, 0.7, 0.69, 0.4, 0.39, 0].map(confidenceBand)).toEqual(['high', 'high', 'medium', 'medium', 'low', 'low']);
+  it('puts 0.7 and above in high, below 0.5 in low, the rest in medium', () => {
+    expect([1, 0.7, 0.69, 0.5, 0.49, 0].map(confidenceBand)).toEqual(['high', 'high', 'medium', 'medium', 'low', 'low']);
   });
 
   it('says the band in words with its percentage, and what to do for a screen reader', () => {
