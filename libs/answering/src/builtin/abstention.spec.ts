@@ -208,6 +208,21 @@ describe('STRING spans: the argument of the question, items of one kind', () => 
     expect(a.rawValue).not.toMatch(/Copernicus|EUROSTAT|registry|Seville/);
   });
 
+  it('gathers the names a paragraph states one per line', () => {
+    const passages = [
+      passage(
+        'Globex Corporation is based in Springfield and delivers within 14 days.\nInitech is based in Austin and delivers within 30 days.',
+      ),
+    ];
+    const a = ask(
+      'Who are the suppliers? City, where the supplier is based; Delivery days, days to deliver',
+      type({ dataType: 'STRING', multiValued: true }),
+      passages,
+    );
+    expect(a.rawValue).toMatch(/Globex Corporation/);
+    expect(a.rawValue).toMatch(/Initech/);
+  });
+
   it('takes the sibling items of a list under the same heading', () => {
     const item = (text: string, heading: string) => passage(text, { nodeType: 'list_item', headings: ['Groundwater trends', heading] });
     const passages = [item('Maria Lopez', 'Authors'), item('James Chen', 'Authors'), item('Copernicus', 'Data sources')];

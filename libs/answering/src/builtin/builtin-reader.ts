@@ -57,9 +57,10 @@ function kindOf(text: string): 'name' | 'number' | 'phrase' {
   return content.length && content.every((w) => /^[\p{Lu}\p{N}]/u.test(w)) ? 'name' : 'phrase';
 }
 
-/** Whether two sentences belong to one list: the same sentence, or items (list items, rows, cells) under the same headings. */
+/** Whether two sentences belong to one list: the same sentence or paragraph, or items (list items, rows, cells) under the same headings. */
 function sameList(a: SentenceView, b: SentenceView): boolean {
-  if (a === b) return true;
+  // One paragraph's sentences or lines speak of one set ("Globex is based in …\nInitech is based in …").
+  if (a === b || a.passage.id === b.passage.id) return true;
   const item = (v: SentenceView) => ['list_item', 'row', 'cell'].includes(v.passage.nodeType);
   return item(a) && item(b) && a.passage.nodeType === b.passage.nodeType && a.passage.headings.join('\n') === b.passage.headings.join('\n');
 }
