@@ -433,7 +433,11 @@ describe('agent jobs (LLM engine against an OpenAI-compatible server)', () => {
           { name: 'search_passages', arguments: { query: 'vault code of Carol' } },
         );
       }
-      return finalAnswer('The documents do not give a vault code.', []);
+      // Nothing about a vault code in Alice's contract: the model says so with found: false.
+      return openAiReply.toolCalls({
+        name: 'final_answer',
+        arguments: { answer: '', found: false, explanation: 'The documents do not give a vault code.', sources: [] },
+      });
     });
 
     const created = await create({ message, files: { fileIds: [contract] } });
@@ -458,7 +462,11 @@ describe('agent jobs (LLM engine against an OpenAI-compatible server)', () => {
     ]);
     expect(steps[0].error).toMatch(refusal);
     expect(steps[0].result).toBeUndefined();
-    expect(await outputs(created.jobId)).toMatchObject({ answer: 'The documents do not give a vault code.', referenceIds: [] });
+    expect(await outputs(created.jobId)).toMatchObject({
+      answer: 'No answer was found in the documents.',
+      explanation: 'The documents do not give a vault code.',
+      referenceIds: [],
+    });
 
     // No request of this file's jobs ever carried a word of Carol's document.
     for (const r of llm.requests) {

@@ -98,6 +98,9 @@ export class LlmAgent implements AgentEngine {
     const messages: BaseMessage[] = conversation(systemPrompt(toolbox.files, request.maxIterations, !!check), request.messages);
     const sampling = { temperature: request.completion.temperature, maxTokens: request.completion.maxTokens };
     let repaired = false;
+    // A follow-up may be answered from what earlier turns read and cited (their handles are gone):
+    // only a first turn's answer must cite a source of this run.
+    const followUp = request.messages.some((m) => m.role === 'assistant');
 
     for (let iteration = 1; ; iteration++) {
       const last = iteration >= request.maxIterations;
@@ -113,9 +116,9 @@ export class LlmAgent implements AgentEngine {
       const badFinal = invalid.find((c) => c.name === FINAL_ANSWER);
 
       let verdict: Verdict | undefined;
-      if (final) verdict = judgeFinal(final.args as FinalAnswerArgs, check, tools.ledger, endpoint.model);
+      if (final) verdict = judgeFinal(final.args as FinalAnswerArgs, check, tools.ledger, endpoint.model, followUp);
       else if (badFinal) verdict = { ok: false, problems: [`the arguments of ${FINAL_ANSWER} are not valid JSON`] };
-      else if (!calls.length && !invalid.length) verdict = judgeText(textOf(reply), check, tools.ledger, endpoint.model);
+      else if (!calls.length && !invalid.length) verdict = judgeText(textOf(reply), check, tools.ledger, endpoint.model, followUp);
 
       const answered = final ?? badFinal;
       if (answered && verdict) {
@@ -168,7 +171,13 @@ export class LlmAgent implements AgentEngine {
 }
 
 /** final_answer's arguments: the answer (checked against the output schema), the explanation, the cited handles. */
-function judgeFinal(args: FinalAnswerArgs, check: OutputCheck | undefined, ledger: SourceLedger, model: string): Verdict {
+function judgeFinal(
+  args: FinalAnswerArgs,
+  check: OutputCheck | undefined,
+  ledger: SourceLedger,
+  model: string,
+  followUp: boolean,
+): Verdict {
   if (!isSchema(args)) return { ok: false, problems: [`the arguments of ${FINAL_ANSWER} must be an object`] };
   const sources = Array.isArray(args.sources) ? args.sources.filter((s): s is string => typeof s === 'string') : [];
   const explanation = typeof args.explanation === 'string' && args.explanation.trim() ? args.explanation.trim() : undefined;
@@ -182,16 +191,16 @@ function judgeFinal(args: FinalAnswerArgs, check: OutputCheck | undefined, ledge
       },
     };
   }
-  const verdict = judgeAnswer(args.answer, sources, explanation, check, ledger, model);
+  const verdict = judgeAnswer(args.answer, sources, explanation, check, ledger, model, followUp);
   // Found nothing, with an output schema: the object (its fields left empty) stands, citing nothing.
   return verdict.ok && args.found === false ? { ok: true, result: { ...verdict.result, evidence: [] } } : verdict;
 }
 
 /** A reply in plain text: the answer, citing handles as "[S3]"; with an output schema, the JSON object in it. */
-function judgeText(text: string, check: OutputCheck | undefined, ledger: SourceLedger, model: string): Verdict {
+function judgeText(text: string, check: OutputCheck | undefined, ledger: SourceLedger, model: string, followUp: boolean): Verdict {
   if (!text.trim()) return { ok: false, problems: [`the reply was empty; call ${FINAL_ANSWER} with the answer`] };
   const answer = check ? parseJson(text) : text.trim();
-  return judgeAnswer(answer, SourceLedger.handlesIn(text), undefined, check, ledger, model);
+  return judgeAnswer(answer, SourceLedger.handlesIn(text), undefined, check, ledger, model, followUp);
 }
 
 function judgeAnswer(
@@ -201,6 +210,7 @@ function judgeAnswer(
   check: OutputCheck | undefined,
   ledger: SourceLedger,
   model: string,
+  followUp: boolean,
 ): Verdict {
   let answer: string | Record<string, unknown>;
   if (check) {
@@ -216,7 +226,7 @@ function judgeAnswer(
     answer = typeof raw === 'string' ? raw.trim() : JSON.stringify(raw);
   }
   const evidence = ledger.evidence(sources, quotesOf(answer));
-  if (!check && !evidence.length) {
+  if (!check && !evidence.length && !followUp) {
     const named = sources.length ? `its sources (${sources.join(', ')}) are not handles this run gave out` : 'it cites no source';
     return {
       ok: false,
