@@ -209,7 +209,7 @@ function TreeView({
   });
   return (
     <div ref={box}>
-      <DocumentTree root={root} highlightId={highlightId} label={`${name}, as read`} />
+      <DocumentTree root={root} highlightId={highlightId} label={`${name}, as read`} lineNumbers={!/\.(html?|xhtml)$/i.test(name)} />
     </div>
   );
 }

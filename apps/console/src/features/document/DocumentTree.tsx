@@ -30,8 +30,12 @@ function useNodeProps(node: DocumentNode): HTMLAttributes<HTMLElement> & Record<
   };
 }
 
+/** Whether line numbers are shown: not for HTML, whose lines are those of its source, not of what is read. */
+const ShowLines = createContext(true);
+
 function LineNo({ node }: { node: DocumentNode }) {
-  const r = lineRange(node);
+  const show = useContext(ShowLines);
+  const r = show ? lineRange(node) : null;
   if (!r) return null;
   const text = r.end > r.start ? `${r.start}–${r.end}` : String(r.start);
   return (
@@ -45,16 +49,28 @@ function LineNo({ node }: { node: DocumentNode }) {
  * A node tree as a readable document: headings, paragraphs, lists, tables as HTML tables,
  * formulas with KaTeX, code, figures; line numbers in a gutter where nodes carry lines.
  */
-export function DocumentTree({ root, highlightId, label }: { root: DocumentNode; highlightId: string | null; label: string }) {
-  const hasLines = useMemo(() => carriesLines(root), [root]);
+export function DocumentTree({
+  root,
+  highlightId,
+  label,
+  lineNumbers = true,
+}: {
+  root: DocumentNode;
+  highlightId: string | null;
+  label: string;
+  lineNumbers?: boolean;
+}) {
+  const hasLines = useMemo(() => lineNumbers && carriesLines(root), [root, lineNumbers]);
   return (
-    <Highlight.Provider value={highlightId}>
-      <Typography>
-        <article className={`${classes.doc} ${hasLines ? classes.withLines : ''}`} aria-label={label} data-document-tree>
-          <NodeView node={root} />
-        </article>
-      </Typography>
-    </Highlight.Provider>
+    <ShowLines.Provider value={lineNumbers}>
+      <Highlight.Provider value={highlightId}>
+        <Typography>
+          <article className={`${classes.doc} ${hasLines ? classes.withLines : ''}`} aria-label={label} data-document-tree>
+            <NodeView node={root} />
+          </article>
+        </Typography>
+      </Highlight.Provider>
+    </ShowLines.Provider>
   );
 }
 
