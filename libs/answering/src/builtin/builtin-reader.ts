@@ -174,7 +174,11 @@ export class BuiltinReader implements Reader {
     const { view } = best.candidate;
     const absent = absentFrom(view, q);
     // A sign ("£275,000", "12%") says what kind of measure a number is, as the focus would ("fee", "rate").
-    const bareNumber = (type.dataType === 'INT' || type.dataType === 'FLOAT') && !/[$€£¥%]/.test(best.candidate.text);
+    // So does a unit the question names ("in GHz" answered by "2.45 GHz").
+    const unitAsked = (best.candidate.text.match(/\p{L}+/gu) ?? []).some((w) =>
+      q.tokens.some((t) => !t.stop && t.lower === w.toLowerCase()),
+    );
+    const bareNumber = (type.dataType === 'INT' || type.dataType === 'FLOAT') && !/[$€£¥%]/.test(best.candidate.text) && !unitAsked;
     const where = `${view.passage.fileName}, passage ${view.passageIndex + 1}`;
     const chosen = type.multiValued ? this.several(valued, type) : [best];
     const evidence = {

@@ -41,6 +41,16 @@ describe('confidence and what the sentence leaves unsaid', () => {
     expect(a).toMatchObject({ found: true, value: { doubleValue: 275000 } });
   });
 
+  it('takes a unit the question names as naming the measure asked about', () => {
+    const a = ask(
+      'At what clock speed in GHz does the Orion X2 processor run?',
+      FLOAT,
+      [passage('The benchmarks ran on an Orion X2 processor running at 3.1 GHz and 32 GB of memory.')],
+      new BuiltinReader(),
+    );
+    expect(a).toMatchObject({ found: true, value: { doubleValue: 3.1 } });
+  });
+
   it('is less sure of a count read beside another noun than of one read beside the noun asked about', () => {
     const q = 'How many employees does Northwind Traders have?';
     const other = ask(q, INT, [passage('Northwind Traders served 500 customers across the region last year.')]);
