@@ -4,32 +4,13 @@
  * that the text read back at an answer's citations holds the expected answer. Pure: no I/O.
  * The answer conventions are those of the question files (bench/README.md, "documents").
  */
-const { normalizeAnswer } = require('../answering/lib/squad');
+const { normalizeAnswer, tokenF1, tokensOf } = require('../answering/lib/squad');
 const { findNumbers } = require('@docintel/answering/dist/typed/numbers');
 const { findDates } = require('@docintel/answering/dist/typed/dates');
 
 const LENIENT_F1 = 0.5;
 
-const tokens = (s) => normalizeAnswer(String(s)).split(' ').filter(Boolean);
-
-/** SQuAD token F1 of two token lists. */
-function tokenF1(p, g) {
-  if (!p.length || !g.length) return 0;
-  const counts = new Map();
-  for (const t of g) counts.set(t, (counts.get(t) ?? 0) + 1);
-  let same = 0;
-  for (const t of p) {
-    const c = counts.get(t) ?? 0;
-    if (c > 0) {
-      same++;
-      counts.set(t, c - 1);
-    }
-  }
-  if (same === 0) return 0;
-  const precision = same / p.length;
-  const recall = same / g.length;
-  return (2 * precision * recall) / (precision + recall);
-}
+const tokens = tokensOf;
 
 const f1 = (prediction, gold) => tokenF1(tokens(prediction), tokens(gold));
 

@@ -39,9 +39,9 @@ function normalizeAnswer(s) {
     .join(' ');
 }
 
-function f1(prediction, gold) {
-  const p = normalizeAnswer(prediction).split(' ').filter(Boolean);
-  const g = normalizeAnswer(gold).split(' ').filter(Boolean);
+/** SQuAD token F1 of two lists of normalised tokens. */
+function tokenF1(p, g) {
+  if (!p.length || !g.length) return 0;
   const counts = new Map();
   for (const t of g) counts.set(t, (counts.get(t) ?? 0) + 1);
   let same = 0;
@@ -56,6 +56,12 @@ function f1(prediction, gold) {
   const precision = same / p.length;
   const recall = same / g.length;
   return (2 * precision * recall) / (precision + recall);
+}
+
+const tokensOf = (s) => normalizeAnswer(String(s)).split(' ').filter(Boolean);
+
+function f1(prediction, gold) {
+  return tokenF1(tokensOf(prediction), tokensOf(gold));
 }
 
 /** EM and F1 of one prediction, each the max over the gold answers. */
@@ -74,4 +80,4 @@ function passageOf(q) {
   return { id: `${q.title}#${q.paragraph}`, fileId: q.title, fileName: q.title, nodeType: 'paragraph', text: q.context, headings: [], score: 1 };
 }
 
-module.exports = { SQUAD_DEV, loadSquad, normalizeAnswer, score, passageOf };
+module.exports = { SQUAD_DEV, loadSquad, normalizeAnswer, tokenF1, tokensOf, score, passageOf };

@@ -2,20 +2,11 @@ import type { AnswerTypeDto } from '@docintel/contracts';
 import type { ReaderPassage } from '../reader';
 import { BuiltinReader } from './builtin-reader';
 import { decide, DEFAULT_THRESHOLDS } from './decision';
+import { passageMaker, answerType } from './testing/passages';
 
 // Short passages modelled on real documents where the reader used to answer confidently and wrongly.
-let seq = 0;
-const passage = (text: string, extra: Partial<ReaderPassage> = {}): ReaderPassage => ({
-  id: `p${++seq}`,
-  fileId: 'f1',
-  fileName: 'doc.pdf',
-  nodeType: 'paragraph',
-  text,
-  headings: [],
-  score: 1,
-  ...extra,
-});
-const type = (t: Partial<AnswerTypeDto> & Pick<AnswerTypeDto, 'dataType'>): AnswerTypeDto => ({ multiValued: false, ...t });
+const passage = passageMaker();
+const type = answerType;
 const reader = new BuiltinReader();
 const ask = (question: string, answerType: AnswerTypeDto, passages: ReaderPassage[]) =>
   reader.answerNow({ question, answerType }, passages);

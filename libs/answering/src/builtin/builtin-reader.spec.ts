@@ -2,19 +2,10 @@ import type { AnswerTypeDto } from '@docintel/contracts';
 import type { ReaderPassage } from '../reader';
 import { BuiltinReader } from './builtin-reader';
 import { splitSentences } from './sentences';
+import { passageMaker, answerType } from './testing/passages';
 
-let seq = 0;
-const passage = (text: string, extra: Partial<ReaderPassage> = {}): ReaderPassage => ({
-  id: `p${++seq}`,
-  fileId: 'f1',
-  fileName: 'contract.pdf',
-  nodeType: 'paragraph',
-  text,
-  headings: [],
-  score: 1,
-  ...extra,
-});
-const type = (t: Partial<AnswerTypeDto> & Pick<AnswerTypeDto, 'dataType'>): AnswerTypeDto => ({ multiValued: false, ...t });
+const passage = passageMaker('contract.pdf');
+const type = answerType;
 
 const reader = new BuiltinReader();
 const ask = (question: string, answerType: AnswerTypeDto, passages: ReaderPassage[]) => reader.answer({ question, answerType }, passages);

@@ -2,20 +2,11 @@ import type { AnswerTypeDto } from '@docintel/contracts';
 import type { ReaderPassage } from '../reader';
 import { BuiltinReader } from './builtin-reader';
 import { confidenceOf } from './decision';
+import { passageMaker } from './testing/passages';
 
 // Questions the document cannot answer mostly get an answer from a sentence about something else:
 // another measure, another entity. These check that the confidence says so.
-let seq = 0;
-const passage = (text: string, extra: Partial<ReaderPassage> = {}): ReaderPassage => ({
-  id: `d${++seq}`,
-  fileId: 'f1',
-  fileName: 'doc.pdf',
-  nodeType: 'paragraph',
-  text,
-  headings: [],
-  score: 1,
-  ...extra,
-});
+const passage = passageMaker('doc.pdf', 'd');
 const INT: AnswerTypeDto = { dataType: 'INT', multiValued: false };
 const FLOAT: AnswerTypeDto = { dataType: 'FLOAT', multiValued: false };
 const DATE: AnswerTypeDto = { dataType: 'DATE', multiValued: false };

@@ -4,20 +4,11 @@ import { BuiltinReader } from './builtin-reader';
 import { buildLattice } from './lattice';
 import { askedScale, enumClauseMatches } from './plausibility';
 import { analyzeQuestion } from './question';
+import { passageMaker } from './testing/passages';
 
 // Short passages written for these tests, each modelled on a kind of document where the reader
 // picked a value no person would.
-let seq = 0;
-const passage = (text: string, extra: Partial<ReaderPassage> = {}): ReaderPassage => ({
-  id: `p${++seq}`,
-  fileId: 'f1',
-  fileName: 'doc.pdf',
-  nodeType: 'paragraph',
-  text,
-  headings: [],
-  score: 1,
-  ...extra,
-});
+const passage = passageMaker();
 const reader = new BuiltinReader({ minConfidence: 0 });
 const ask = (question: string, answerType: Partial<AnswerTypeDto> & Pick<AnswerTypeDto, 'dataType'>, passages: ReaderPassage[]) =>
   reader.answerNow({ question, answerType: { multiValued: false, ...answerType } }, passages);
@@ -144,13 +135,21 @@ describe('allowed values in a sentence that names several', () => {
         'The two usual kinds of depot staff are hourly staff and temporary staff. For simplicity only two groups of depot staff are covered here: the pickers and the packers of the depot, representing the hourly staff; and the regional account manager, representing the salaried staff.',
       ),
     ];
-    const a = ask('Which kind of depot staff does the regional account manager represent?', { dataType: 'ENUM', enumValues: values }, passages);
+    const a = ask(
+      'Which kind of depot staff does the regional account manager represent?',
+      { dataType: 'ENUM', enumValues: values },
+      passages,
+    );
     expect(a.value).toEqual({ strValue: 'salaried' });
   });
 
   it('ends a clause before an enumerator "(b)"', () => {
-    const text = 'The plan covers: (a) the contract staff of the northern depot unless excluded (b) the hourly staff of the southern depot.';
-    const q = analyzeQuestion({ question: 'Which staff of the northern depot does the plan cover unless excluded?', answerType: { dataType: 'ENUM', multiValued: false } });
+    const text =
+      'The plan covers: (a) the contract staff of the northern depot unless excluded (b) the hourly staff of the southern depot.';
+    const q = analyzeQuestion({
+      question: 'Which staff of the northern depot does the plan cover unless excluded?',
+      answerType: { dataType: 'ENUM', multiValued: false },
+    });
     const [view] = buildLattice(q, [passage(text)]);
     const at = (word: string): [number, number] => {
       const k = view.tokens.findIndex((t) => t.lower === word);
@@ -174,7 +173,9 @@ describe('allowed values in a sentence that names several', () => {
 
 describe('spans that fit a question for a measurement or a number to dial', () => {
   it('answers "What size …?" with the measurement, not the words beside the question\'s terms', () => {
-    const passages = [passage('Attach a colour photograph of yourself alone, recent enough to be a good likeness of you, and 35x45 mm in size.')];
+    const passages = [
+      passage('Attach a colour photograph of yourself alone, recent enough to be a good likeness of you, and 35x45 mm in size.'),
+    ];
     const a = ask('What size must the photograph be?', { dataType: 'STRING' }, passages);
     expect(a.rawValue).toContain('35x45');
   });

@@ -3,18 +3,9 @@ import type { ReaderPassage } from '../reader';
 import { BuiltinReader } from './builtin-reader';
 import { analyzeQuestion } from './question';
 import { lookupTable } from './table-lookup';
+import { passageMaker } from './testing/passages';
 
-let seq = 0;
-const passage = (text: string, extra: Partial<ReaderPassage> = {}): ReaderPassage => ({
-  id: `p${++seq}`,
-  fileId: 'f1',
-  fileName: 'report.pdf',
-  nodeType: 'paragraph',
-  text,
-  headings: [],
-  score: 1,
-  ...extra,
-});
+const passage = passageMaker('report.pdf');
 const row = (text: string, headings: string[]) => passage(text, { nodeType: 'row', headings });
 const INT: AnswerTypeDto = { dataType: 'INT', multiValued: false };
 const STRING: AnswerTypeDto = { dataType: 'STRING', multiValued: false };
