@@ -4,7 +4,7 @@
  * that the text read back at an answer's citations holds the expected answer. Pure: no I/O.
  * The answer conventions are those of the question files (bench/README.md, "documents").
  */
-const { normalizeAnswer, tokenF1, tokensOf } = require('../answering/lib/squad');
+const { commonTokens, normalizeAnswer, tokenF1, tokensOf } = require('../answering/lib/squad');
 const { findNumbers } = require('@docintel/answering/dist/typed/numbers');
 const { findDates } = require('@docintel/answering/dist/typed/dates');
 
@@ -131,18 +131,7 @@ function textHolds(readback, gold) {
 /** Share of the evidence's tokens (as a multiset) present in the read-back. */
 function evidenceOverlap(readback, evidence) {
   const e = tokens(evidence);
-  if (!e.length) return 0;
-  const have = new Map();
-  for (const t of tokens(readback)) have.set(t, (have.get(t) ?? 0) + 1);
-  let hit = 0;
-  for (const t of e) {
-    const c = have.get(t) ?? 0;
-    if (c > 0) {
-      hit++;
-      have.set(t, c - 1);
-    }
-  }
-  return hit / e.length;
+  return e.length ? commonTokens(e, tokens(readback)) / e.length : 0;
 }
 
 /**

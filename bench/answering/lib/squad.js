@@ -39,9 +39,8 @@ function normalizeAnswer(s) {
     .join(' ');
 }
 
-/** SQuAD token F1 of two lists of normalised tokens. */
-function tokenF1(p, g) {
-  if (!p.length || !g.length) return 0;
+/** How many tokens of `p` are also in `g`, each token of `g` matched once. */
+function commonTokens(p, g) {
   const counts = new Map();
   for (const t of g) counts.set(t, (counts.get(t) ?? 0) + 1);
   let same = 0;
@@ -52,6 +51,13 @@ function tokenF1(p, g) {
       counts.set(t, c - 1);
     }
   }
+  return same;
+}
+
+/** SQuAD token F1 of two lists of normalised tokens. */
+function tokenF1(p, g) {
+  if (!p.length || !g.length) return 0;
+  const same = commonTokens(p, g);
   if (same === 0) return 0;
   const precision = same / p.length;
   const recall = same / g.length;
@@ -80,4 +86,4 @@ function passageOf(q) {
   return { id: `${q.title}#${q.paragraph}`, fileId: q.title, fileName: q.title, nodeType: 'paragraph', text: q.context, headings: [], score: 1 };
 }
 
-module.exports = { SQUAD_DEV, loadSquad, normalizeAnswer, tokenF1, tokensOf, score, passageOf };
+module.exports = { SQUAD_DEV, loadSquad, normalizeAnswer, commonTokens, tokenF1, tokensOf, score, passageOf };

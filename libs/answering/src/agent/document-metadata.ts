@@ -155,12 +155,13 @@ export async function answerFromMetadata<P extends LocatablePassage>(
     if (!values.length) continue;
     const located: Array<LocatedValue<P>> = [];
     const unlocated: string[] = [];
-    for (const value of values) {
-      const passages = await search(searchQuery(value, field), source.fileId);
-      const at = bestPlace(value, field, passages);
+    // Each value (an author of several) is searched for at once; the answer keeps their order.
+    const found = await Promise.all(values.map((value) => search(searchQuery(value, field), source.fileId)));
+    values.forEach((value, i) => {
+      const at = bestPlace(value, field, found[i]);
       if (at) located.push(at);
       else unlocated.push(value);
-    }
+    });
     if (!located.length) continue;
     const how = metadataExplanation(source.ontologies, field);
     return {
