@@ -12,6 +12,7 @@ const { throwIfInterrupted } = require('../lib/interrupt');
 const { REPO_ROOT } = require('../lib/processes');
 const { faults } = require('./faults');
 const { fuzzCases } = require('./fuzz');
+const { jobs } = require('./jobs');
 const { markdown } = require('./report');
 const { must, runCases, upload } = require('./runner');
 const { startHardeningStack } = require('./stack');
@@ -22,7 +23,10 @@ const SCENARIOS = {
   fuzz: 'Fuzzing every operation of /api/docs-json',
   tenancy: 'Tenancy: globex after acme\u2019s data',
   faults: 'Faults: cut uploads, abandoned downloads, kill -9, ReDoS',
+  jobs: 'Jobs: hostile schemas and text, a flooding tenant, a big batch, kill -9 in a busy queue',
 };
+/** Peak resident memory any service may reach during the run. */
+const RSS_LIMIT_MIB = 1024;
 const budgetMs = () => Number(process.env.HARDENING_FUZZ_BUDGET_S || 150) * 1000;
 const REQUEST_TIMEOUT_MS = Number(process.env.HARDENING_REQUEST_TIMEOUT_MS || 15_000);
 
@@ -72,6 +76,7 @@ async function run(_opts, log) {
       ['fuzz', () => fuzzScenario(stack, tally, { log, secrets })],
       ['tenancy', () => tenancy(stack, tally, { log, secrets, deadline: Date.now() + 120_000 })],
       ['faults', () => faults(stack, tally, { log, secrets })],
+      ['jobs', () => jobs(stack, tally, { log, secrets })],
     ]) {
       throwIfInterrupted();
       const t0 = Date.now();
@@ -84,6 +89,10 @@ async function run(_opts, log) {
       );
     }
     stack.markScenario('end');
+    info.peakRssMib = stack.peakRssMib();
+    for (const [name, mib] of Object.entries(info.peakRssMib)) {
+      tally.check('jobs', `${name} peak RSS under ${RSS_LIMIT_MIB} MiB through the run`, mib < RSS_LIMIT_MIB, `${mib} MiB`);
+    }
     // A crash restarted by the supervisor is still a crash.
     for (const c of stack.crashes) tally.crashes(c.scenario in SCENARIOS ? c.scenario : 'faults', 1);
   } finally {

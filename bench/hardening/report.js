@@ -32,6 +32,16 @@ and cases it did not reach are counted as skipped.
   after), kill -9 of indexing-service while it parses a file (the file must end SUCCESS or FAILED),
   a catastrophic regular expression in a rule while a file whose text triggers it is indexed, and
   every service ready at the end.
+- **jobs**: a hostile but legitimate tenant against the job and agent routes while a quiet tenant
+  works: agent \`output_model_schema\`s with catastrophic patterns (\`^(a+)+$\` in \`propertyNames\`,
+  \`pattern\` and \`patternProperties\`, a backreference), 2,100 fields with \`max_iterations: 50\`, a
+  recursive \`$ref\` and a 349-byte \`$ref\` expansion to 111,111 fields; a lone surrogate and a NUL in
+  every text field of every job create (400 expected); a flood of 300 QA jobs (429 with
+  \`Retry-After\` allowed) while the quiet tenant asks one question; four large PDFs (one of 400
+  pages) indexing while the quiet tenant indexes and asks a small file, and kill -9 of
+  indexing-service with that queue busy (every file must still end SUCCESS). Every request of the
+  quiet tenant must answer within 5 s, its job within 5 s, the small file within 10 s of its
+  SUCCESS, and no service may pass 1 GiB of resident memory during the whole run.
 
 Columns: **no answer** is a connection closed without an HTTP response; **hangs** got nothing within
 the deadline; **crashes** are service exits the run did not cause (the supervisor restarts them);
@@ -77,6 +87,30 @@ function markdown(result, _opts, machine) {
     `Goal (no 5xx, leak, hang, crash, failed check or unanswered request): ${result.pass ? '**met**' : '**not met**'}` +
       ` — ${fmt(t.s5xx)} 5xx, ${fmt(t.leaks)} leaks, ${fmt(t.hangs)} hangs, ${fmt(t.crashes)} crashes, ${fmt(t.failedChecks)} failed checks, ${fmt(t.closed)} without an answer.`,
   ];
+  if (result.info.jobs) {
+    const j = result.info.jobs;
+    lines.push(
+      '',
+      '### Jobs and fairness',
+      '',
+      `- The quiet tenant's requests while the other flooded: ${fmt(j.quiet?.requests ?? 0)}, median ${j.quiet?.p50 ?? '–'} ms, slowest ${j.quiet?.max ?? '–'} ms (limit 5,000 ms).`,
+      `- The flood's ${fmt(Object.values(j.flood?.statuses ?? {}).reduce((a, b) => a + b, 0))} QA creates answered ${Object.entries(
+        j.flood?.statuses ?? {},
+      )
+        .map(([s, n]) => `${fmt(n)} × ${s}`)
+        .join(', ')}; the quiet tenant's one-question job meanwhile took ${j.flood?.quietJobMs ?? '–'} ms.`,
+      `- While four large PDFs (one of 400 pages) indexed: a small file indexed in ${j.smallIndexMs ?? '–'} ms, then answered in ${j.smallAskMs ?? '–'} ms (limit 10,000 ms)` +
+        (j.killedDuringBatch ? '; indexing-service was killed once (kill -9) with the batch in progress.' : '.'),
+    );
+  }
+  if (result.info.peakRssMib) {
+    lines.push(
+      '',
+      '| service | peak RSS (MiB) |',
+      '|---|---:|',
+      ...Object.entries(result.info.peakRssMib).map(([n, mib]) => `| ${n} | ${fmt(mib)} |`),
+    );
+  }
   const found = findings(result.notable);
   if (found.length) {
     lines.push('', '### What failed', '', 'Grouped by scenario, kind and case; one request shown per group.', '');

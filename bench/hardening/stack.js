@@ -7,7 +7,7 @@
  */
 const { execFile } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
-const { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } = require('node:fs');
+const { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { promisify } = require('node:util');
@@ -117,6 +117,20 @@ async function startHardeningStack({ namespaces = ['acme', 'globex'], log = () =
     if (crashes.length) throw new Error(`a service crashed during start-up:\n${crashes.map((c) => c.tail).join('\n')}`);
     scenario = null;
 
+    // Peak resident memory of every service over the whole run, sampled twice a second.
+    const peakRss = Object.fromEntries(specs.map((s) => [s.name, 0]));
+    const rssTimer = setInterval(() => {
+      for (const { name } of specs) {
+        const kib = rssKib(supervisor.pid(name));
+        if (kib > peakRss[name]) peakRss[name] = kib;
+      }
+    }, 500);
+    rssTimer.unref();
+    const stop = async () => {
+      clearInterval(rssTimer);
+      await cleanup();
+    };
+
     return {
       url: `http://127.0.0.1:${gatewayPort}`,
       gatewayPort,
@@ -162,11 +176,24 @@ async function startHardeningStack({ namespaces = ['acme', 'globex'], log = () =
         return pid;
       },
       logsOf: (name) => (tails.get(name) ?? []).join(''),
-      stop: cleanup,
+      /** Peak resident set size of each service so far, in MiB. */
+      peakRssMib: () => Object.fromEntries(Object.entries(peakRss).map(([n, kib]) => [n, Math.round(kib / 1024)])),
+      stop,
     };
   } catch (err) {
     await cleanup().catch(() => {});
     throw err;
+  }
+}
+
+/** VmRSS of a process in KiB (Linux), or 0. */
+function rssKib(pid) {
+  if (!pid) return 0;
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
   }
 }
 
