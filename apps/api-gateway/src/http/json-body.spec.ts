@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { DomainError, ErrorCode, MAX_JSON_DEPTH } from '@docintel/contracts';
-import { jsonNestingExceeds, parseJsonBody, unsupportedMediaType } from './json-body';
+import { jsonNestingExceeds, loneSurrogateProblem, parseJsonBody, unsupportedMediaType } from './json-body';
 
 const deep = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
 const parse = Fastify().getDefaultJsonParser('error', 'error') as unknown as Parameters<typeof parseJsonBody>[1];
@@ -51,9 +51,44 @@ describe('parseJsonBody', () => {
     });
   });
 
+  it('refuses a lone surrogate with 400 naming the field, where PostgreSQL would refuse the text', async () => {
+    const err = await parsed('{"messages":[{"role":"user","content":"ok"},{"role":"user","content":"bad \\ud800 text"}]}').catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(DomainError);
+    expect(err).toMatchObject({
+      code: ErrorCode.VALIDATION_FAILED,
+      details: [
+        { field: 'messages[1].content', problem: 'must be valid Unicode text: it holds a lone surrogate (\\ud800) at character 5' },
+      ],
+    });
+    await expect(parsed('"\\udc00"')).rejects.toMatchObject({
+      details: [{ field: '(body)', problem: expect.stringContaining('(\\udc00)') }],
+    });
+  });
+
+  it('accepts surrogate pairs, written as escapes or as UTF-8', async () => {
+    await expect(parsed('{"q":"\\ud83d\\ude00 and 😀"}')).resolves.toEqual({ q: '😀 and 😀' });
+  });
   it('leaves malformed JSON and prototype poisoning to fastify (400)', async () => {
     await expect(parsed('{"a": ')).rejects.toMatchObject({ statusCode: 400, message: expect.stringMatching(/not valid JSON/) });
     await expect(parsed('{"__proto__": {"admin": true}}')).rejects.toMatchObject({ statusCode: 400 });
+  });
+});
+
+describe('loneSurrogateProblem', () => {
+  it('reports the first field in document order, property names included, with its path', () => {
+    expect(loneSurrogateProblem({ a: 'fine', b: ['x', { 'c d': 'y\udfff' }], e: '\ud800' })).toEqual({
+      field: 'b[1]["c d"]',
+      problem: 'must be valid Unicode text: it holds a lone surrogate (\\udfff) at character 2',
+    });
+    expect(loneSurrogateProblem({ filter: { ['k\ud800']: 1 } })).toEqual({
+      field: 'filter["k\\ud800"]',
+      problem: 'property name must be valid Unicode text: it holds a lone surrogate (\\ud800) at character 2',
+    });
+    expect(loneSurrogateProblem({ text: 'x\ud83d' })).toMatchObject({ field: 'text' });
+    expect(loneSurrogateProblem({ text: '\ude00x' })).toMatchObject({ field: 'text' });
+    expect(loneSurrogateProblem({ ok: ['😀', 1, null, true, { n: 'é' }] })).toBeUndefined();
   });
 });
 

@@ -283,6 +283,78 @@ describe('BuiltinAgent', () => {
       expect(result.explanation).toContain('max_iterations allowed 2 searches for 5 fields');
     });
 
+    describe('a wide schema', () => {
+      const wide = {
+        type: 'object',
+        properties: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`amount_${i}`, { type: 'string' }])),
+      };
+      const manyPassages = Array.from({ length: 200 }, (_, i) =>
+        aPassage(`Amount ${i} of the invoice is ${i * 7} euros, paid by transfer to account ${i}.`, {
+          fileId: 'f-inv',
+          fileName: 'invoice.pdf',
+        }),
+      );
+      const countingReader = () => {
+        const inner = new BuiltinReader();
+        const reader = {
+          name: 'counting',
+          reads: 0,
+          answer: (...args: Parameters<BuiltinReader['answer']>) => (reader.reads++, inner.answer(...args)),
+        };
+        return reader;
+      };
+
+      it('lets the process answer other work between fields: a timer keeps ticking through the run', async () => {
+        let ticks = 0;
+        let last = Date.now();
+        let longestGap = 0;
+        const timer = setInterval(() => {
+          ticks++;
+          longestGap = Math.max(longestGap, Date.now() - last);
+          last = Date.now();
+        }, 1);
+        try {
+          await agent.run(
+            request('Extract the amounts.', { outputSchema: wide, maxIterations: 5 }),
+            fakeToolbox(manyPassages),
+            recordingTrace().trace,
+          );
+        } finally {
+          clearInterval(timer);
+        }
+        // Coarse on purpose: a planner that never yields lets the timer tick zero times.
+        expect(ticks).toBeGreaterThanOrEqual(10);
+        expect(longestGap).toBeLessThan(1000);
+      });
+
+      it('stops at its budget: the abort ends the run with the budget named, and no further field is read', async () => {
+        const reader = countingReader();
+        const ac = new AbortController();
+        setTimeout(() => ac.abort(new Error('it took longer than 1000 ms (AGENT_RUN_TIMEOUT_MS)')), 0);
+        const run = new BuiltinAgent(reader).run(
+          request('Extract the amounts.', { outputSchema: wide, maxIterations: 5 }),
+          fakeToolbox(manyPassages),
+          recordingTrace().trace,
+          ac.signal,
+        );
+        await expect(run).rejects.toThrow('it took longer than 1000 ms (AGENT_RUN_TIMEOUT_MS)');
+        expect(reader.reads).toBeLessThan(40);
+      });
+
+      it('refuses a schema whose $refs expand past the limit, naming it', async () => {
+        const recursive = {
+          type: 'object',
+          properties: { root: { $ref: '#/$defs/node' } },
+          $defs: {
+            node: { type: 'object', properties: Object.fromEntries('abcdefghij'.split('').map((k) => [k, { $ref: '#/$defs/node' }])) },
+          },
+        };
+        await expect(agent.run(request('x', { outputSchema: recursive }), fakeToolbox(INVOICE), recordingTrace().trace)).rejects.toThrow(
+          /The output schema expands to more than 2000 fields .*; at most 200 are accepted/,
+        );
+      });
+    });
+
     it('refuses a schema it cannot fill, and one that is not a JSON Schema', async () => {
       const toolbox = fakeToolbox(INVOICE);
       await expect(agent.run(request('x', { outputSchema: { type: 'string' } }), toolbox, recordingTrace().trace)).rejects.toThrow(

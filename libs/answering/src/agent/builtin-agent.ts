@@ -155,6 +155,10 @@ export class BuiltinAgent implements AgentEngine {
     let searches = 0;
 
     for (const field of fields) {
+      // Each field is a read of up to maxIterations x READER_PASSAGES passages: between fields
+      // the process answers its other messages, and a run past its budget (the caller's signal) stops.
+      await yieldToEventLoop();
+      signal?.throwIfAborted();
       let passages: ReaderPassage[];
       if (searches < maxIterations) {
         searches++;
@@ -197,6 +201,8 @@ export class BuiltinAgent implements AgentEngine {
     };
   }
 }
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The passages a search returned, for the reader. Their id is the handle: unique within the run

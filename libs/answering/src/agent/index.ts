@@ -5,6 +5,14 @@ export { SourceLedger, type LedgerSource } from './source-ledger';
 export { BuiltinAgent, NO_ANSWER } from './builtin-agent';
 export { LlmAgent, llmAgentOptions, type LlmAgentOptions } from './llm-agent';
 export { compileOutputSchema, type OutputCheck, type SchemaCheck } from './output-schema';
+export { OUTPUT_SCHEMA_MAX_FIELDS, expandedFieldCount, expandedSizeProblem } from './schema-fields';
+export {
+  SCHEMA_PATTERN_MAX_LENGTH,
+  SCHEMA_PATTERN_MAX_PROGRAM_SIZE,
+  compileSchemaPattern,
+  schemaPatternProblems,
+  type SchemaPatternProblem,
+} from './schema-patterns';
 export {
   bibliographicField,
   bibliographicQuestion,

@@ -1,4 +1,5 @@
 import Ajv, { type ErrorObject } from 'ajv';
+import { re2RegExpEngine } from './schema-patterns';
 import { AgentRunFailed } from './types';
 
 export type JsonSchema = Record<string, unknown>;
@@ -18,11 +19,17 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 /**
  * A fresh Ajv per schema: a caller's schema may carry an `$id`, which one shared instance would
  * refuse to compile twice. Dates are checked (the engines fill them); other formats are accepted
- * as they are, since ajv-formats is not a dependency.
+ * as they are, since ajv-formats is not a dependency. Patterns run on RE2 (schema-patterns.ts):
+ * a caller's pattern must not be able to backtrack for minutes.
  */
 function newAjv(): Ajv {
   const ignored = ['email', 'uri', 'uri-reference', 'uuid', 'hostname', 'ipv4', 'ipv6', 'time', 'duration', 'regex'];
-  const ajv = new Ajv({ allErrors: true, strict: false, formats: Object.fromEntries(ignored.map((f) => [f, true])) });
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: false,
+    formats: Object.fromEntries(ignored.map((f) => [f, true])),
+    code: { regExp: re2RegExpEngine },
+  });
   ajv.addFormat('date', { validate: (s: string) => ISO_DATE.test(s) && !Number.isNaN(Date.parse(s)) });
   ajv.addFormat('date-time', { validate: (s: string) => /^\d{4}-\d{2}-\d{2}T/.test(s) && !Number.isNaN(Date.parse(s)) });
   return ajv;

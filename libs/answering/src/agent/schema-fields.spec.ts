@@ -1,6 +1,7 @@
 import { repairOutput } from './output-repair';
 import { compileOutputSchema } from './output-schema';
-import { humanise, schemaFields } from './schema-fields';
+import { OUTPUT_SCHEMA_MAX_FIELDS, expandedFieldCount, expandedSizeProblem, humanise, schemaFields } from './schema-fields';
+import { AgentRunFailed } from './types';
 
 describe('schemaFields', () => {
   it('asks a typed question per leaf property, from its description or its name', () => {
@@ -28,6 +29,38 @@ describe('schemaFields', () => {
       ['tags', 'What are the tags?', { dataType: 'STRING', multiValued: true }],
       ['seller.name', 'What is the seller name?', { dataType: 'STRING', multiValued: false }],
     ]);
+  });
+
+  it('counts the fields a schema expands to, $refs resolved, as the walk reads them', () => {
+    const address = { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } };
+    const schema = {
+      type: 'object',
+      properties: { seller: { $ref: '#/$defs/address' }, buyer: { $ref: '#/$defs/address' }, total: { type: 'number' } },
+      $defs: { address },
+    };
+    // seller, buyer, total and two fields under each address.
+    expect(expandedFieldCount(schema, 1000)).toBe(7);
+    expect(schemaFields(schema)).toHaveLength(5);
+    expect(expandedSizeProblem(schema)).toBeUndefined();
+  });
+
+  it('bounds a recursive $ref by its expansion, not its bytes: a few hundred bytes can name 10^7 fields', () => {
+    const node = { type: 'object', properties: Object.fromEntries('abcdefghij'.split('').map((k) => [k, { $ref: '#/$defs/n' }])) };
+    const schema = { $ref: '#/$defs/n', $defs: { n: node } };
+    expect(JSON.stringify(schema).length).toBeLessThan(350);
+    const cap = OUTPUT_SCHEMA_MAX_FIELDS * 10;
+    // Counting stops past the cap instead of walking the ten million fields.
+    expect(expandedFieldCount(schema, cap)).toBe(cap + 1);
+    expect(expandedSizeProblem(schema)).toBe(
+      `expands to more than ${cap} fields (properties at any depth, $ref resolved); at most ${OUTPUT_SCHEMA_MAX_FIELDS} are accepted`,
+    );
+    expect(() => schemaFields(schema)).toThrow(AgentRunFailed);
+  });
+
+  it('gives the exact count of a schema over the limit when it is within reach', () => {
+    const wide = { type: 'object', properties: Object.fromEntries(Array.from({ length: 1365 }, (_, i) => [`f${i}`, { type: 'string' }])) };
+    expect(expandedSizeProblem(wide)).toMatch(/^expands to 1365 fields .*at most 200/);
+    expect(schemaFields(wide, 1365)).toHaveLength(1365);
   });
 
   it('humanises names', () => {

@@ -1,5 +1,6 @@
 import type { AnswerTypeDto, DataValue } from '@docintel/contracts';
 import { isSchema, resolveRef, type JsonSchema } from './output-schema';
+import { AgentRunFailed } from './types';
 
 /**
  * An output schema read as a list of typed questions, one per leaf property, for an engine that
@@ -18,7 +19,53 @@ export interface SchemaField {
 const SCALAR_TYPES = new Set(['string', 'integer', 'number', 'boolean']);
 const MAX_DEPTH = 6;
 
-export function schemaFields(root: JsonSchema): SchemaField[] {
+/**
+ * The most fields (properties at any depth, counted after $ref resolution, as schemaFields walks
+ * them) an output schema may expand to. Bytes do not bound it: a recursive $ref of a few hundred
+ * bytes expands to 10^5 fields. docs/agent.md gives the measurements it was chosen from.
+ */
+export const OUTPUT_SCHEMA_MAX_FIELDS = 200;
+
+/**
+ * How many fields the schema expands to, counting stops a little past `cap` (the count is then
+ * only known to be more than cap), so that counting a schema that expands to 10^12 fields is as
+ * cheap as counting one at the limit.
+ */
+export function expandedFieldCount(root: JsonSchema, cap: number): number {
+  let count = 0;
+  // A recursive schema visits the same few nodes over and over: each is resolved once.
+  const resolved = new Map<JsonSchema, JsonSchema>();
+  const walk = (node: JsonSchema, depth: number): void => {
+    let schema = resolved.get(node);
+    if (!schema) resolved.set(node, (schema = effective(node, root)));
+    if (depth > MAX_DEPTH || !(typeOf(schema) === 'object' || isSchema(schema.properties))) return;
+    for (const child of Object.values((schema.properties as Record<string, unknown> | undefined) ?? {})) {
+      if (count > cap) return;
+      if (!isSchema(child)) continue;
+      count++;
+      walk(child, depth + 1);
+    }
+  };
+  walk(root, 0);
+  return count;
+}
+
+/** Why the schema is too big once expanded, if it is. */
+export function expandedSizeProblem(root: JsonSchema, max = OUTPUT_SCHEMA_MAX_FIELDS): string | undefined {
+  // Counting to ten times the limit tells the caller how far off it is, and takes milliseconds.
+  const cap = max * 10;
+  const count = expandedFieldCount(root, cap);
+  if (count <= max) return undefined;
+  return `expands to ${count > cap ? `more than ${cap}` : count} fields (properties at any depth, $ref resolved); at most ${max} are accepted`;
+}
+
+/**
+ * The fields of a schema, walked to MAX_DEPTH with $ref resolved. A schema over `maxFields` (a
+ * stored job may predate the limit) is AgentRunFailed rather than a walk of 10^5 fields.
+ */
+export function schemaFields(root: JsonSchema, maxFields = OUTPUT_SCHEMA_MAX_FIELDS): SchemaField[] {
+  const tooBig = expandedSizeProblem(root, maxFields);
+  if (tooBig) throw new AgentRunFailed(`The output schema ${tooBig}`);
   const fields: SchemaField[] = [];
   const walk = (node: JsonSchema, path: string[], depth: number) => {
     const schema = effective(node, root);
