@@ -30,3 +30,29 @@ describe('JobsEnv ANSWER_MIN_CONFIDENCE', () => {
     expect(() => loadConfig(JobsEnv, { ANSWER_MIN_CONFIDENCE: 'high' })).toThrow(/ANSWER_MIN_CONFIDENCE.*from 0 to 1/);
   });
 });
+
+describe('JobsEnv namespace limits', () => {
+  it('have defaults that refuse a flood of jobs and share the workers among namespaces', () => {
+    const env = loadConfig(JobsEnv, {});
+    expect([
+      env.JOB_NAMESPACE_MAX_OPEN_JOBS,
+      env.JOB_NAMESPACE_MAX_OPEN_UNITS,
+      env.JOB_NAMESPACE_ACTIVE_UNITS,
+      env.JOB_LIMIT_RETRY_AFTER_SECONDS,
+    ]).toEqual([100, 5000, 4, 10]);
+  });
+
+  it('read integers and refuse the rest, naming the variable', () => {
+    expect(loadConfig(JobsEnv, { JOB_NAMESPACE_MAX_OPEN_JOBS: '20', JOB_NAMESPACE_ACTIVE_UNITS: '8' })).toMatchObject({
+      JOB_NAMESPACE_MAX_OPEN_JOBS: 20,
+      JOB_NAMESPACE_ACTIVE_UNITS: 8,
+    });
+    expect(() => loadConfig(JobsEnv, { JOB_NAMESPACE_MAX_OPEN_JOBS: '0' })).toThrow(/JOB_NAMESPACE_MAX_OPEN_JOBS/);
+    expect(() => loadConfig(JobsEnv, { JOB_NAMESPACE_ACTIVE_UNITS: 'many' })).toThrow(/JOB_NAMESPACE_ACTIVE_UNITS/);
+    expect(() => loadConfig(JobsEnv, { JOB_LIMIT_RETRY_AFTER_SECONDS: '0' })).toThrow(/JOB_LIMIT_RETRY_AFTER_SECONDS/);
+  });
+
+  it('refuse an open-units limit below the largest single job (1000 files), which could never run', () => {
+    expect(() => loadConfig(JobsEnv, { JOB_NAMESPACE_MAX_OPEN_UNITS: '999' })).toThrow(/JOB_NAMESPACE_MAX_OPEN_UNITS.*less than 1000/);
+  });
+});

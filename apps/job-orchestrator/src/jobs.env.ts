@@ -138,7 +138,38 @@ export class JobsEnv extends ServiceEnv {
   @IsIntegerVar(1000, 3_600_000, 'must be an integer number of milliseconds')
   AGENT_RUN_TIMEOUT_MS = 600_000;
 
-  /** How long an Idempotency-Key of POST /agent/jobs returns the job it created. */
+  /**
+   * Jobs of one namespace that may be queued or running (PENDING or RUNNING) at once; a create
+   * beyond it answers 429 with Retry-After. 100 jobs of up to 100 questions is hours of work on
+   * one replica, far more than a tenant needs queued to keep its share of the replicas busy,
+   * while the issue's flood (300 jobs) is refused.
+   */
+  @IsIntegerVar(1, 100_000, 'must be an integer')
+  JOB_NAMESPACE_MAX_OPEN_JOBS = 100;
+
+  /**
+   * Units (questions, files, sources) of one namespace's open jobs at most, counting the new job's;
+   * beyond it, 429. At least 1000, so that the largest single job (1000 files) always fits when the
+   * namespace has nothing else open.
+   */
+  @IsIntegerVar(1000, 10_000_000, 'must be an integer')
+  JOB_NAMESPACE_MAX_OPEN_UNITS = 5000;
+
+  /**
+   * Units of one namespace handed to the workers at once (on the work queue or running), per queue
+   * (job units, agent runs); the rest wait in the database and are handed out, oldest job first,
+   * as these end. Every namespace has its own allowance, so another namespace's work never queues
+   * behind more than this many of a flooding one's units. Set it near replicas x JOB_CONCURRENCY:
+   * lower leaves workers idle when one namespace is alone, higher lets it queue ahead of others.
+   */
+  @IsIntegerVar(1, 1000, 'must be an integer')
+  JOB_NAMESPACE_ACTIVE_UNITS = 4;
+
+  /** The Retry-After of a create refused by a namespace limit. */
+  @IsIntegerVar(1, 3600, 'must be an integer number of seconds')
+  JOB_LIMIT_RETRY_AFTER_SECONDS = 10;
+
+  /** How long an Idempotency-Key of a job create returns the job it created. */
   @IsIntegerVar(60, 30 * 86_400, 'must be an integer number of seconds')
   JOB_IDEMPOTENCY_TTL_SECONDS = 86_400;
 }

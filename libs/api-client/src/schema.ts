@@ -1417,6 +1417,7 @@ export interface components {
         | 'FORBIDDEN'
         | 'NOT_FOUND'
         | 'CONFLICT'
+        | 'TOO_MANY_REQUESTS'
         | 'PAYLOAD_TOO_LARGE'
         | 'UNSUPPORTED_MEDIA_TYPE'
         | 'RANGE_NOT_SATISFIABLE'
@@ -2909,7 +2910,10 @@ export interface operations {
   createExtractionJob: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description At most 200 visible ASCII characters. The same key with the same body returns the job the first request created (retry a create that timed out without creating a second job); with another body, 409. Remembered for JOB_IDEMPOTENCY_TTL_SECONDS (24 h by default), per user of a namespace. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -2919,7 +2923,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Job created successfully */
+      /** @description Job created successfully (or the job an earlier request with the same Idempotency-Key created) */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2946,9 +2950,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBodyDto'];
         };
       };
+      /** @description Conflict: the Idempotency-Key was used for another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBodyDto'];
+        };
+      };
       /** @description Unsupported media type: a request body must be JSON (multipart/form-data for uploads) */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBodyDto'];
+        };
+      };
+      /** @description Too many requests: the namespace has as many jobs (or questions, files, sources) queued and running as it may; details name the limit */
+      429: {
+        headers: {
+          /** @description Seconds to wait before sending the create again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3703,7 +3727,10 @@ export interface operations {
   createFindSimilarJob: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description At most 200 visible ASCII characters. The same key with the same body returns the job the first request created (retry a create that timed out without creating a second job); with another body, 409. Remembered for JOB_IDEMPOTENCY_TTL_SECONDS (24 h by default), per user of a namespace. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -3713,7 +3740,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Job created (PENDING or RUNNING) */
+      /** @description Job created (PENDING or RUNNING), or the job an earlier request with the same Idempotency-Key created */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3740,9 +3767,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBodyDto'];
         };
       };
+      /** @description Conflict: the Idempotency-Key was used for another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBodyDto'];
+        };
+      };
       /** @description Unsupported media type: a request body must be JSON (multipart/form-data for uploads) */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBodyDto'];
+        };
+      };
+      /** @description Too many requests: the namespace has as many jobs (or questions, files, sources) queued and running as it may; details name the limit */
+      429: {
+        headers: {
+          /** @description Seconds to wait before sending the create again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3898,7 +3945,10 @@ export interface operations {
   createMultiDimExtractionJob: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description At most 200 visible ASCII characters. The same key with the same body returns the job the first request created (retry a create that timed out without creating a second job); with another body, 409. Remembered for JOB_IDEMPOTENCY_TTL_SECONDS (24 h by default), per user of a namespace. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -3908,7 +3958,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Job created successfully */
+      /** @description Job created successfully (or the job an earlier request with the same Idempotency-Key created) */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3935,9 +3985,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBodyDto'];
         };
       };
+      /** @description Conflict: the Idempotency-Key was used for another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBodyDto'];
+        };
+      };
       /** @description Unsupported media type: a request body must be JSON (multipart/form-data for uploads) */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBodyDto'];
+        };
+      };
+      /** @description Too many requests: the namespace has as many jobs (or questions, files, sources) queued and running as it may; details name the limit */
+      429: {
+        headers: {
+          /** @description Seconds to wait before sending the create again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4899,7 +4969,10 @@ export interface operations {
   createQAJob: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description At most 200 visible ASCII characters. The same key with the same body returns the job the first request created (retry a create that timed out without creating a second job); with another body, 409. Remembered for JOB_IDEMPOTENCY_TTL_SECONDS (24 h by default), per user of a namespace. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -4909,7 +4982,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Job created successfully */
+      /** @description Job created successfully (or the job an earlier request with the same Idempotency-Key created) */
       200: {
         headers: {
           [name: string]: unknown;
@@ -4936,9 +5009,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBodyDto'];
         };
       };
+      /** @description Conflict: the Idempotency-Key was used for another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBodyDto'];
+        };
+      };
       /** @description Unsupported media type: a request body must be JSON (multipart/form-data for uploads) */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBodyDto'];
+        };
+      };
+      /** @description Too many requests: the namespace has as many jobs (or questions, files, sources) queued and running as it may; details name the limit */
+      429: {
+        headers: {
+          /** @description Seconds to wait before sending the create again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {

@@ -16,6 +16,8 @@ export enum ErrorCode {
   FORBIDDEN = 'FORBIDDEN',
   NOT_FOUND = 'NOT_FOUND',
   CONFLICT = 'CONFLICT',
+  /** A limit of the caller's namespace is reached (queued and running jobs); retry after retryAfterSeconds. */
+  TOO_MANY_REQUESTS = 'TOO_MANY_REQUESTS',
   PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
   UNSUPPORTED_MEDIA_TYPE = 'UNSUPPORTED_MEDIA_TYPE',
   RANGE_NOT_SATISFIABLE = 'RANGE_NOT_SATISFIABLE',
@@ -29,6 +31,8 @@ export interface ErrorPayload {
   code: ErrorCode;
   message: string;
   details?: ErrorDetail[];
+  /** When the request may succeed if sent again (the gateway's Retry-After). */
+  retryAfterSeconds?: number;
 }
 
 /** The JSON body of every HTTP error response. */
@@ -48,6 +52,7 @@ export class DomainError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details: ErrorDetail[] = [],
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'DomainError';
@@ -70,11 +75,16 @@ export class DomainError extends Error {
   }
 
   toPayload(): ErrorPayload {
-    return { code: this.code, message: this.message, details: this.details };
+    return {
+      code: this.code,
+      message: this.message,
+      details: this.details,
+      ...(this.retryAfterSeconds !== undefined ? { retryAfterSeconds: this.retryAfterSeconds } : {}),
+    };
   }
 
   static fromPayload(p: ErrorPayload): DomainError {
-    return new DomainError(p.code, p.message, p.details ?? []);
+    return new DomainError(p.code, p.message, p.details ?? [], typeof p.retryAfterSeconds === 'number' ? p.retryAfterSeconds : undefined);
   }
 }
 

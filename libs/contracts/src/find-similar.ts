@@ -17,7 +17,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import type { OntologyDto } from './files';
-import { JobProgressDto, ListJobsQueryDto } from './jobs';
+import { IsIdempotencyKey, JobProgressDto, ListJobsQueryDto } from './jobs';
 import { PageDto, type Page } from './paging';
 
 /**
@@ -284,8 +284,11 @@ export type FindSimilarJobHead = Omit<FindSimilarJobDto, 'result' | 'statistics'
 
 // ---- NATS payloads (gateway -> job-orchestrator) ----
 
-/** jobs.find-similar.create */
-export class CreateFindSimilarJobRequest extends CreateFindSimilarJobRequestDto {}
+/** jobs.find-similar.create: the body, with the Idempotency-Key header the gateway read. */
+export class CreateFindSimilarJobRequest extends CreateFindSimilarJobRequestDto {
+  @IsIdempotencyKey()
+  idempotencyKey?: string;
+}
 
 // ---- NATS payloads (job-orchestrator -> indexing-service) ----
 

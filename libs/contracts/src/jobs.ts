@@ -11,6 +11,7 @@ import {
   IsOptional,
   IsString,
   IsUUID,
+  Matches,
   Max,
   MaxLength,
   Min,
@@ -49,7 +50,14 @@ export const ANSWER_DATA_TYPES = ['STRING', 'INT', 'FLOAT', 'BOOL', 'DATE', 'ENU
 export type AnswerDataType = (typeof ANSWER_DATA_TYPES)[number];
 export const DATE_FORMATS = ['ISO', 'EUR', 'US'] as const;
 export type DateFormat = (typeof DATE_FORMATS)[number];
-export const DECIMAL_PRECISIONS = ['ZERO_DECIMALS', 'ONE_DECIMAL', 'TWO_DECIMALS', 'THREE_DECIMALS', 'FOUR_DECIMALS', 'FIVE_DECIMALS'] as const;
+export const DECIMAL_PRECISIONS = [
+  'ZERO_DECIMALS',
+  'ONE_DECIMAL',
+  'TWO_DECIMALS',
+  'THREE_DECIMALS',
+  'FOUR_DECIMALS',
+  'FIVE_DECIMALS',
+] as const;
 export type DecimalPrecision = (typeof DECIMAL_PRECISIONS)[number];
 
 /** Limits of one job's input: large enough for real work, small enough that one request cannot stall a service. */
@@ -66,6 +74,22 @@ export const JOB_LIMITS = {
   inputQuestionIds: 50,
   idChars: 200,
 } as const;
+
+/**
+ * The Idempotency-Key header of every job create (visible ASCII): the same key with the same body
+ * returns the job the first request created, so a client may retry a create that timed out.
+ */
+export const JOB_IDEMPOTENCY_KEY = { maxChars: 200, pattern: /^[\x21-\x7e]+$/ } as const;
+
+/** The Idempotency-Key as a create call carries it from the gateway (checked there; checked again here, for other callers). */
+export function IsIdempotencyKey(): PropertyDecorator {
+  return (target, key) => {
+    IsOptional()(target, key);
+    IsString()(target, key);
+    MaxLength(JOB_IDEMPOTENCY_KEY.maxChars)(target, key);
+    Matches(JOB_IDEMPOTENCY_KEY.pattern)(target, key);
+  };
+}
 
 const upper = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.toUpperCase() : value);
 
@@ -216,7 +240,10 @@ export class CreateJobBase {
   @Type(() => FilesInputDto)
   files: FilesInputDto;
 
-  @ApiPropertyOptional({ type: JobLaunchConfigDto, description: 'Extension of the reference OpenAPI document (the interface has it): launch options' })
+  @ApiPropertyOptional({
+    type: JobLaunchConfigDto,
+    description: 'Extension of the reference OpenAPI document (the interface has it): launch options',
+  })
   @IsOptional()
   @ValidateNested()
   @Type(() => JobLaunchConfigDto)
@@ -356,7 +383,10 @@ export class QaResultDto {
   @ApiPropertyOptional({ type: DataValueDto, description: 'Extension: the answer parsed into its answerType' }) answer?: DataValueDto;
   @ApiProperty({ description: 'Extension: false when no answer was found (rawValue is then empty)' }) found: boolean;
   @ApiProperty({ type: 'number', format: 'float', description: 'Extension: confidence 0..1' }) confidence: number;
-  @ApiPropertyOptional({ description: 'Extension: the engine that answered: builtin, local-onnx:<model> or llm:<model>; absent when no engine was asked (no indexed file, a failed question)' })
+  @ApiPropertyOptional({
+    description:
+      'Extension: the engine that answered: builtin, local-onnx:<model> or llm:<model>; absent when no engine was asked (no indexed file, a failed question)',
+  })
   engine?: string;
 }
 
@@ -370,7 +400,13 @@ export class MetaResultDto {
   @ApiProperty() meta: string;
   @ApiProperty({ type: AnswerTypeDto }) answerType: AnswerTypeDto;
   @ApiProperty({ type: DataValueDto, description: 'The typed value; {} when not found' }) answer: DataValueDto;
-  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, description: 'The value as found in the document (a string), or null' }) rawValue: string | null;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: 'The value as found in the document (a string), or null',
+  })
+  rawValue: string | null;
   @ApiProperty() explanation: string;
   @ApiProperty({ type: [EntityIdDto] }) referenceIds: EntityIdDto[];
   @ApiProperty({ description: 'Extension: the file the value was extracted from' }) fileId: string;
@@ -403,7 +439,8 @@ export class DocumentStatementDto {
   @ApiProperty({
     type: 'array',
     items: { type: 'object' },
-    description: 'BBOX {page_number, bbox} for PDFs and images, CELL {sheet_name, row, col} for spreadsheets, LINE {line_number, column_index_start, column_index_stop} for text, CSV, JSON, XML and HTML (lines of the source), PARAGRAPH {paragraph_index, column_index_start, column_index_stop} for DOCX and DOC',
+    description:
+      'BBOX {page_number, bbox} for PDFs and images, CELL {sheet_name, row, col} for spreadsheets, LINE {line_number, column_index_start, column_index_stop} for text, CSV, JSON, XML and HTML (lines of the source), PARAGRAPH {paragraph_index, column_index_start, column_index_stop} for DOCX and DOC',
   })
   positions: Position[];
   @ApiPropertyOptional({ description: 'Extension: the document node cited' }) nodeId?: string;
@@ -424,10 +461,16 @@ export class AnnotationDto {
 
 // ---- NATS payloads (gateway -> job-orchestrator) ----
 
-/** jobs.qa.create */
-export class CreateQaJobRequest extends CreateQaJobRequestDto {}
-/** jobs.extraction.create */
-export class CreateExtractionJobRequest extends CreateExtractionJobRequestDto {}
+/** jobs.qa.create: the body, with the Idempotency-Key header the gateway read. */
+export class CreateQaJobRequest extends CreateQaJobRequestDto {
+  @IsIdempotencyKey()
+  idempotencyKey?: string;
+}
+/** jobs.extraction.create: the body, with the Idempotency-Key header the gateway read. */
+export class CreateExtractionJobRequest extends CreateExtractionJobRequestDto {
+  @IsIdempotencyKey()
+  idempotencyKey?: string;
+}
 
 /** jobs.jobs.list */
 export class ListJobsRequest extends ListJobsQueryDto {

@@ -18,7 +18,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { EntityIdDto } from './identifiers';
-import { CreateJobBase, FilesInputDto, JOB_LIMITS } from './jobs';
+import { CreateJobBase, FilesInputDto, IsIdempotencyKey, JOB_LIMITS } from './jobs';
 
 /**
  * Multi-dimensional (schema-based) extraction: one row per entity across the files of a job, with
@@ -204,8 +204,11 @@ export class MultiDimJobInputsDto {
 
 // ---- NATS payloads (gateway -> job-orchestrator) ----
 
-/** jobs.multi-dim.create */
-export class CreateMultiDimJobRequest extends CreateMultiDimJobRequestDto {}
+/** jobs.multi-dim.create: the body, with the Idempotency-Key header the gateway read. */
+export class CreateMultiDimJobRequest extends CreateMultiDimJobRequestDto {
+  @IsIdempotencyKey()
+  idempotencyKey?: string;
+}
 
 /** jobs.multi-dim.rows: the job's rows (merged across files) from `fromRow` on, as many as fit one NATS message. */
 export class MultiDimRowsRequest {

@@ -22,9 +22,14 @@ export function replyHeaders(requestId: string, status: RpcStatus): MsgHdrs {
   return h;
 }
 
-/** The body of an `ok` reply; throws (a NatsError BAD_JSON) for a value JSON cannot hold, such as a BigInt. */
+/**
+ * The body of an `ok` reply; throws (a NatsError BAD_JSON) for a value JSON cannot hold, such as a
+ * BigInt. A Buffer is the reply's JSON already (JsonBytes, built by a handler that has the text at
+ * hand, such as a page of rows with jsonb columns): it goes as it is, not encoded a second time.
+ */
 export function encodeData(data: unknown): Uint8Array {
-  return data === undefined ? EMPTY : codec.encode(data);
+  if (data === undefined) return EMPTY;
+  return Buffer.isBuffer(data) ? data : codec.encode(data);
 }
 
 /** The data of an `ok` body; throws (a NatsError BAD_JSON) when it is not JSON. */
@@ -47,6 +52,7 @@ const CALLER_ERRORS = new Set<string>([
   ErrorCode.FORBIDDEN,
   ErrorCode.NOT_FOUND,
   ErrorCode.CONFLICT,
+  ErrorCode.TOO_MANY_REQUESTS,
   ErrorCode.PAYLOAD_TOO_LARGE,
   ErrorCode.UNSUPPORTED_MEDIA_TYPE,
   ErrorCode.RANGE_NOT_SATISFIABLE,

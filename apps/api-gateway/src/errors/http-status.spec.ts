@@ -30,7 +30,7 @@ describe('error code to HTTP status', () => {
     [405, ErrorCode.NOT_FOUND],
     [406, ErrorCode.VALIDATION_FAILED],
     [422, ErrorCode.VALIDATION_FAILED],
-    [429, ErrorCode.VALIDATION_FAILED],
+    [429, ErrorCode.TOO_MANY_REQUESTS],
     [501, ErrorCode.INTERNAL],
     [502, ErrorCode.INTERNAL],
   ])('treats HTTP-layer status %i as %s', (status, code) => {

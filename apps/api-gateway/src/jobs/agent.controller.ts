@@ -10,8 +10,6 @@ import {
   AgentTraceDto,
   AnnotationDto,
   CreateAgentJobRequestDto,
-  DomainError,
-  IDEMPOTENCY_KEY,
   JobDto,
   JobPageDto,
   JobsResults,
@@ -22,25 +20,8 @@ import { RpcClient } from '@docintel/messaging';
 import { ApiErrors } from '../http/api-errors.decorator';
 import { UuidParam } from '../http/uuid-param';
 import { Caller } from '../identity/rpc-context.decorator';
+import { idempotencyKey } from './idempotency-key';
 import { JOB_ID, JobReads } from './jobs.controllers';
-
-/** The Idempotency-Key header, checked: visible ASCII, at most AGENT_LIMITS.idempotencyKeyChars. */
-function idempotencyKey(value: string | string[] | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  const key = Array.isArray(value) ? value[0] : value;
-  const problem =
-    Array.isArray(value) && value.length > 1
-      ? 'must be sent once'
-      : !key
-        ? 'must not be empty'
-        : key.length > AGENT_LIMITS.idempotencyKeyChars
-          ? `must be at most ${AGENT_LIMITS.idempotencyKeyChars} characters`
-          : !IDEMPOTENCY_KEY.test(key)
-            ? 'must be visible ASCII characters (no spaces or control characters)'
-            : null;
-  if (problem) throw DomainError.invalid([{ field: 'Idempotency-Key', problem }]);
-  return key;
-}
 
 /** What the results route answers before the run has written its output. */
 const notYet = (status: string): AgentJobOutputsDto => ({ answer: '', explanation: `The job is ${status}; its answer is written when it ends.`, referenceIds: [] });

@@ -22,6 +22,7 @@ import { RpcClient } from '@docintel/messaging';
 import { ApiErrors } from '../http/api-errors.decorator';
 import { UuidParam } from '../http/uuid-param';
 import { Caller } from '../identity/rpc-context.decorator';
+import { IdempotencyKey, JobCreateContract, withKey } from './idempotency-key';
 
 const JOB_ID = ApiParam({ name: 'jobId', type: 'string', description: 'The job Id' });
 
@@ -45,10 +46,18 @@ export class FindSimilarJobsController {
     summary: 'Create find-similar job',
     description: `Finds, for each source, your indexed files that are that document or most similar to it; runs asynchronously (poll the job until COMPLETED or FAILED). At most ${FIND_SIMILAR_LIMITS.sources} sources.`,
   })
-  @ApiOkResponse({ type: FindSimilarJobDto, description: 'Job created (PENDING or RUNNING)' })
+  @JobCreateContract()
+  @ApiOkResponse({
+    type: FindSimilarJobDto,
+    description: 'Job created (PENDING or RUNNING), or the job an earlier request with the same Idempotency-Key created',
+  })
   @ApiErrors(400, 401, 415)
-  async create(@Body() body: CreateFindSimilarJobRequestDto, @Caller() ctx: RpcContext): Promise<FindSimilarJobDto> {
-    return this.whole(await this.rpc.call(FindSimilarJobsCreate, body, ctx), ctx);
+  async create(
+    @Body() body: CreateFindSimilarJobRequestDto,
+    @IdempotencyKey() key: string | undefined,
+    @Caller() ctx: RpcContext,
+  ): Promise<FindSimilarJobDto> {
+    return this.whole(await this.rpc.call(FindSimilarJobsCreate, withKey(body, key), ctx), ctx);
   }
 
   @Get()

@@ -27,6 +27,7 @@ import { RpcClient } from '@docintel/messaging';
 import { ApiErrors } from '../http/api-errors.decorator';
 import { UuidParam } from '../http/uuid-param';
 import { Caller } from '../identity/rpc-context.decorator';
+import { IdempotencyKey, JobCreateContract, withKey } from './idempotency-key';
 
 export const JOB_ID = ApiParam({ name: 'jobId', type: 'string', description: 'The job Id' });
 
@@ -61,7 +62,7 @@ export class JobReads {
   /** Results and citations come in parts that each fit in one NATS message; the client gets them whole. */
   private async allParts<T>(read: (fromUnit: number) => Promise<JobPart<T>>): Promise<T[]> {
     const items: T[] = [];
-    for (let next: number | null = 0; next !== null; ) {
+    for (let next: number | null = 0; next !== null;) {
       const part: JobPart<T> = await read(next);
       items.push(...part.items);
       next = part.nextUnit;
@@ -88,11 +89,19 @@ export class QaJobsController extends JobReads {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ operationId: 'createQAJob', summary: 'Create QA job', description: 'Creates a question answering job on the specified files; it runs asynchronously.' })
-  @ApiOkResponse({ type: JobDto, description: 'Job created successfully' })
+  @ApiOperation({
+    operationId: 'createQAJob',
+    summary: 'Create QA job',
+    description: 'Creates a question answering job on the specified files; it runs asynchronously.',
+  })
+  @JobCreateContract()
+  @ApiOkResponse({
+    type: JobDto,
+    description: 'Job created successfully (or the job an earlier request with the same Idempotency-Key created)',
+  })
   @ApiErrors(400, 401, 415)
-  create(@Body() body: CreateQaJobRequestDto, @Caller() ctx: RpcContext): Promise<JobDto> {
-    return this.rpc.call(QaJobsCreate, body, ctx);
+  create(@Body() body: CreateQaJobRequestDto, @IdempotencyKey() key: string | undefined, @Caller() ctx: RpcContext): Promise<JobDto> {
+    return this.rpc.call(QaJobsCreate, withKey(body, key), ctx);
   }
 
   @Get()
@@ -131,7 +140,11 @@ export class QaJobsController extends JobReads {
   }
 
   @Get(':jobId/annotations')
-  @ApiOperation({ operationId: 'getQAJobAnnotations', summary: 'Get QA job annotations', description: `The citations of the answers. ${PARTIAL}` })
+  @ApiOperation({
+    operationId: 'getQAJobAnnotations',
+    summary: 'Get QA job annotations',
+    description: `The citations of the answers. ${PARTIAL}`,
+  })
   @JOB_ID
   @ApiOkResponse({ type: [AnnotationDto] })
   @ApiErrors(400, 401, 404)
@@ -166,15 +179,31 @@ export class ExtractionJobsController extends JobReads {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ operationId: 'createExtractionJob', summary: 'Create extraction job', description: 'Extracts each meta from each file; runs asynchronously.' })
-  @ApiOkResponse({ type: JobDto, description: 'Job created successfully' })
+  @ApiOperation({
+    operationId: 'createExtractionJob',
+    summary: 'Create extraction job',
+    description: 'Extracts each meta from each file; runs asynchronously.',
+  })
+  @JobCreateContract()
+  @ApiOkResponse({
+    type: JobDto,
+    description: 'Job created successfully (or the job an earlier request with the same Idempotency-Key created)',
+  })
   @ApiErrors(400, 401, 415)
-  create(@Body() body: CreateExtractionJobRequestDto, @Caller() ctx: RpcContext): Promise<JobDto> {
-    return this.rpc.call(ExtractionJobsCreate, body, ctx);
+  create(
+    @Body() body: CreateExtractionJobRequestDto,
+    @IdempotencyKey() key: string | undefined,
+    @Caller() ctx: RpcContext,
+  ): Promise<JobDto> {
+    return this.rpc.call(ExtractionJobsCreate, withKey(body, key), ctx);
   }
 
   @Get()
-  @ApiOperation({ operationId: 'listExtractionJobs', summary: 'List extraction jobs', description: "The caller's extraction jobs, newest first by default." })
+  @ApiOperation({
+    operationId: 'listExtractionJobs',
+    summary: 'List extraction jobs',
+    description: "The caller's extraction jobs, newest first by default.",
+  })
   @ApiOkResponse({ type: JobPageDto })
   @ApiErrors(400, 401)
   list(@Query() query: ListJobsQueryDto, @Caller() ctx: RpcContext): Promise<JobPageDto> {
@@ -213,7 +242,11 @@ export class ExtractionJobsController extends JobReads {
   }
 
   @Get(':jobId/annotations')
-  @ApiOperation({ operationId: 'getExtractionJobAnnotations', summary: 'Get extraction job annotations', description: `The citations of the values. ${PARTIAL}` })
+  @ApiOperation({
+    operationId: 'getExtractionJobAnnotations',
+    summary: 'Get extraction job annotations',
+    description: `The citations of the values. ${PARTIAL}`,
+  })
   @JOB_ID
   @ApiOkResponse({ type: [AnnotationDto] })
   @ApiErrors(400, 401, 404)

@@ -19,6 +19,7 @@ import { RpcClient } from '@docintel/messaging';
 import { ApiErrors } from '../http/api-errors.decorator';
 import { UuidParam } from '../http/uuid-param';
 import { Caller } from '../identity/rpc-context.decorator';
+import { IdempotencyKey, JobCreateContract, withKey } from './idempotency-key';
 import { JOB_ID, JobReads, PARTIAL } from './jobs.controllers';
 
 /** Multi-dimensional extraction: one row per entity across the files, a cell per schema column, each cited. */
@@ -38,14 +39,22 @@ export class MultiDimJobsController extends JobReads {
     summary: 'Create multi-dimensional extraction job',
     description: 'Reads one row per entity of the schema from the files (their tables first, else their text); runs asynchronously.',
   })
-  @ApiOkResponse({ type: JobDto, description: 'Job created successfully' })
+  @JobCreateContract()
+  @ApiOkResponse({
+    type: JobDto,
+    description: 'Job created successfully (or the job an earlier request with the same Idempotency-Key created)',
+  })
   @ApiErrors(400, 401, 415)
-  create(@Body() body: CreateMultiDimJobRequestDto, @Caller() ctx: RpcContext): Promise<JobDto> {
-    return this.rpc.call(MultiDimJobsCreate, body, ctx);
+  create(@Body() body: CreateMultiDimJobRequestDto, @IdempotencyKey() key: string | undefined, @Caller() ctx: RpcContext): Promise<JobDto> {
+    return this.rpc.call(MultiDimJobsCreate, withKey(body, key), ctx);
   }
 
   @Get()
-  @ApiOperation({ operationId: 'listMultiDimExtractionJobs', summary: 'List multi-dimensional extraction jobs', description: "The caller's jobs, newest first by default." })
+  @ApiOperation({
+    operationId: 'listMultiDimExtractionJobs',
+    summary: 'List multi-dimensional extraction jobs',
+    description: "The caller's jobs, newest first by default.",
+  })
   @ApiOkResponse({ type: JobPageDto })
   @ApiErrors(400, 401)
   list(@Query() query: ListJobsQueryDto, @Caller() ctx: RpcContext): Promise<JobPageDto> {
@@ -53,7 +62,11 @@ export class MultiDimJobsController extends JobReads {
   }
 
   @Get(':jobId')
-  @ApiOperation({ operationId: 'getMultiDimExtractionJob', summary: 'Get multi-dimensional extraction job', description: 'The job, with its progress (extension): one unit per file.' })
+  @ApiOperation({
+    operationId: 'getMultiDimExtractionJob',
+    summary: 'Get multi-dimensional extraction job',
+    description: 'The job, with its progress (extension): one unit per file.',
+  })
   @JOB_ID
   @ApiOkResponse({ type: JobDto })
   @ApiErrors(400, 401, 404)
@@ -82,7 +95,7 @@ export class MultiDimJobsController extends JobReads {
   async getResults(@UuidParam('jobId') jobId: string, @Caller() ctx: RpcContext): Promise<MultiDimJobOutputsDto> {
     const rows: EntityRowDto[] = [];
     let head: MultiDimRowsPart['head'] | undefined;
-    for (let from: number | null = 0; from !== null; ) {
+    for (let from: number | null = 0; from !== null;) {
       const part: MultiDimRowsPart = await this.rpc.call(MultiDimJobsRows, { jobId, fromRow: from }, ctx);
       head ??= part.head;
       rows.push(...part.rows);
@@ -94,7 +107,11 @@ export class MultiDimJobsController extends JobReads {
   }
 
   @Get(':jobId/annotations')
-  @ApiOperation({ operationId: 'getMultiDimExtractionJobAnnotations', summary: 'Get multi-dimensional extraction job annotations', description: `The citations of the cells. ${PARTIAL}` })
+  @ApiOperation({
+    operationId: 'getMultiDimExtractionJobAnnotations',
+    summary: 'Get multi-dimensional extraction job annotations',
+    description: `The citations of the cells. ${PARTIAL}`,
+  })
   @JOB_ID
   @ApiOkResponse({ type: [AnnotationDto] })
   @ApiErrors(400, 401, 404)

@@ -80,7 +80,7 @@ export class JobToolbox implements AgentToolbox {
       files: { fileIds: ids },
       questions: questions.map((q, i) => ({ id: String(i + 1), question: q.question, answerType: q.answerType, guidelines: q.guidelines })),
       config: { skip_unindexed_files: true },
-    });
+    }, { subJob: true });
     const results = (await this.waitFor(created, signal)) as QaResultDto[];
     const statements = await this.statementsOf(created.jobId);
     return results.map((r) => ({
@@ -100,7 +100,7 @@ export class JobToolbox implements AgentToolbox {
       files: { fileIds: ids },
       metas: metas.map((m) => ({ meta: m.meta, description: m.description, answerType: m.answerType })),
       config: { skip_unindexed_files: true },
-    });
+    }, { subJob: true });
     const results = (await this.waitFor(created, signal)) as MetaResultDto[];
     const statements = await this.statementsOf(created.jobId);
     return results.map((r) => ({

@@ -317,6 +317,18 @@ describe('find-similar jobs', () => {
     expect(job.statistics).toMatchObject({ sourcesQueried: 2, sourcesUnmatched: 2 });
   });
 
+  it('returns the same job for the same Idempotency-Key and sources, and refuses other sources with that key', async () => {
+    const body = { sourceIdentifiers: [{ id: LOCAL }], idempotencyKey: 'similar-key' };
+    const first = await rpc.call(FindSimilarJobsCreate, body, alice);
+    expect(await rpc.call(FindSimilarJobsCreate, body, alice)).toMatchObject({ jobId: first.jobId, taskType: 'FIND_SIMILAR' });
+    const err = await rejection(rpc.call(FindSimilarJobsCreate, { ...body, sourceIdentifiers: [{ doi: '10.1234/local' }] }, alice));
+    expect(err).toMatchObject({
+      code: ErrorCode.CONFLICT,
+      details: [{ field: 'Idempotency-Key', problem: expect.stringContaining(first.jobId) }],
+    });
+    await settle(first.jobId);
+  });
+
   it('refuses a source naming nothing, naming it', async () => {
     const err = await rejection(rpc.call(FindSimilarJobsCreate, { sourceIdentifiers: [{ id: LOCAL }, {}] }, alice));
     expect(err.code).toBe(ErrorCode.VALIDATION_FAILED);

@@ -48,6 +48,7 @@ import { READER, RERANKER } from '../execution/reader.token';
 import { JobsEnv } from '../jobs.env';
 import { migrations } from '../migrations';
 import { JobsModule } from './jobs.module';
+import { JobsService } from './jobs.service';
 
 /**
  * The job orchestrator on real PostgreSQL and NATS (JetStream work queue, request/reply). The
@@ -112,6 +113,8 @@ const fake = {
   searchFailures: [] as Error[],
   failFile: null as string | null,
   failTables: false,
+  /** Passages of files other than F1 and F2, by file id (the fairness tests' namespaces). */
+  passagesOf: new Map<string, PassageDto>(),
 };
 
 @Injectable()
@@ -143,7 +146,7 @@ class FakeIndexing {
     if (failure) throw failure;
     if (fake.failFile && req.fileIds.includes(fake.failFile))
       throw new DomainError(ErrorCode.NOT_FOUND, `File ${fake.failFile} was deleted`);
-    return { passages: [rowPassage, linePassage].filter((p) => req.fileIds.includes(p.fileId)) };
+    return { passages: [rowPassage, linePassage, ...fake.passagesOf.values()].filter((p) => req.fileIds.includes(p.fileId)) };
   }
 
   @RpcHandler(FilesTables)
@@ -214,6 +217,7 @@ let app: TestingModule;
 let rpc: RpcClient;
 let reader: ScriptedReader;
 let db: Client;
+let env: JobsEnv;
 
 const alice: RpcContext = { requestId: 'test', namespaceId: NS, userId: ALICE };
 const bob: RpcContext = { requestId: 'test', namespaceId: NS, userId: BOB };
@@ -221,7 +225,7 @@ const aliceElsewhere: RpcContext = { requestId: 'test', namespaceId: OTHER_NS, u
 
 beforeAll(async () => {
   infra = await startTestInfrastructure('jobs');
-  const env = Object.assign(new JobsEnv(), {
+  env = Object.assign(new JobsEnv(), {
     DATABASE_URL: infra.databaseUrl,
     NATS_URL: infra.natsUrl,
     NATS_PREFIX: infra.natsPrefix,
@@ -231,6 +235,7 @@ beforeAll(async () => {
     JOB_STALE_SECONDS: 3,
     JOB_MAX_DELIVER: 3,
     JOB_SWEEP_INTERVAL_SECONDS: 0,
+    JOB_NAMESPACE_ACTIVE_UNITS: 2,
   });
   reader = new ScriptedReader();
   const engine: Provider[] = [
@@ -756,10 +761,7 @@ describe('multi-dimensional extraction jobs', () => {
     ]);
     expect(part.head.explanation).toBe('2 rows of "Amounts" from 2 files, read from tables of report.xlsx and the text of notes.txt.');
     // The text rows asked one question for the entities, then one per other column.
-    expect(reader.calls.map((c) => c.question.question)).toEqual([
-      'Who are the Items? Amount',
-      'What is the Amount of Acme Corp?',
-    ]);
+    expect(reader.calls.map((c) => c.question.question)).toEqual(['Who are the Items? Amount', 'What is the Amount of Acme Corp?']);
 
     const annotations = (await rpc.call(JobsAnnotations, { kind: 'multi-dim-extraction', jobId: created.jobId }, alice)).items;
     const byId = new Map(annotations.map((a) => [a.id.id, a]));
@@ -838,7 +840,11 @@ describe('multi-dimensional extraction jobs', () => {
 describe('agent jobs: Idempotency-Keys', () => {
   it('return the same job for the same key and body, refuse another body, and expire after JOB_IDEMPOTENCY_TTL_SECONDS', async () => {
     const sweeper = app.get(JobSweeper);
-    const body = { messages: [{ role: 'user' as const, content: 'What is the revenue?' }], files: { fileIds: [F1] }, idempotencyKey: 'key-1' };
+    const body = {
+      messages: [{ role: 'user' as const, content: 'What is the revenue?' }],
+      files: { fileIds: [F1] },
+      idempotencyKey: 'key-1',
+    };
     const other = { ...body, messages: [{ role: 'user' as const, content: 'Who signed?' }] };
     const first = await rpc.call(AgentJobsCreate, body, alice);
     expect(first).toMatchObject({ taskType: 'AGENT', status: 'PENDING' });
@@ -855,6 +861,195 @@ describe('agent jobs: Idempotency-Keys', () => {
     await db.query(`UPDATE jobs.job_idempotency_keys SET created_at = now() - interval '2 days'`);
     expect((await sweeper.sweep()).expiredKeys).toBeGreaterThanOrEqual(1);
     expect((await db.query('SELECT count(*)::int AS n FROM jobs.job_idempotency_keys')).rows[0].n).toBe(0);
+  });
+});
+
+/** A namespace of its own with one indexed file whose search finds one passage, and a caller in it. */
+function namespaceWithFile(): { ctx: RpcContext; fileId: string } {
+  const namespaceId = randomUUID();
+  const fileId = randomUUID();
+  files.set(fileId, { name: `${fileId}.txt`, status: 'SUCCESS', namespace: namespaceId });
+  fake.passagesOf.set(fileId, { ...linePassage, id: randomUUID(), fileId, fileName: `${fileId}.txt` });
+  return { ctx: { requestId: 'test', namespaceId, userId: ALICE }, fileId };
+}
+
+/** A reader that holds every question until released, noting the order questions reach it. */
+function heldReader(): { asked: string[]; release: () => void } {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const asked: string[] = [];
+  reader.script = async (q) => {
+    asked.push(q.question);
+    await gate;
+    return { found: false, rawValue: '', value: null, confidence: 0, explanation: 'held', citations: [] };
+  };
+  return { asked, release };
+}
+
+describe('Idempotency-Keys on every job create', () => {
+  const qa = (fileId: string, question: string, key?: string) => ({
+    files: { fileIds: [fileId] },
+    questions: [{ id: 'q', question }],
+    ...(key ? { idempotencyKey: key } : {}),
+  });
+
+  it('return the same QA job for the same key and body, even for requests sent at once, and refuse another body', async () => {
+    const first = await rpc.call(QaJobsCreate, qa(F1, 'What is the Revenue', 'qa-key-1'), alice);
+    const again = await rpc.call(QaJobsCreate, qa(F1, 'What is the Revenue', 'qa-key-1'), alice);
+    expect(again.jobId).toBe(first.jobId);
+    await expect(rpc.call(QaJobsCreate, qa(F1, 'Who signed?', 'qa-key-1'), alice)).rejects.toMatchObject({
+      code: ErrorCode.CONFLICT,
+      details: [{ field: 'Idempotency-Key', problem: expect.stringContaining(first.jobId) }],
+    });
+    // The same key for another kind of job is another request.
+    await expect(
+      rpc.call(ExtractionJobsCreate, { files: { fileIds: [F1] }, metas: [{ meta: 'title' }], idempotencyKey: 'qa-key-1' }, alice),
+    ).rejects.toMatchObject({ code: ErrorCode.CONFLICT });
+
+    // Two requests with one key at once (a client retrying while its first request still runs): one job.
+    const together = await Promise.all([1, 2, 3].map(() => rpc.call(QaJobsCreate, qa(F1, 'Which company is Acme?', 'qa-key-2'), alice)));
+    expect(new Set(together.map((j) => j.jobId)).size).toBe(1);
+    const made = await db.query(
+      `SELECT count(*)::int AS n FROM jobs.job_idempotency_keys k JOIN jobs.jobs j ON j.id = k.job_id WHERE k.key = 'qa-key-2'`,
+    );
+    expect(made.rows[0].n).toBe(1);
+    expect(
+      (await db.query('SELECT count(*)::int AS n FROM jobs.jobs WHERE id = ANY($1::uuid[])', [together.map((j) => j.jobId)])).rows[0].n,
+    ).toBe(1);
+    await settle('qa', first.jobId);
+    await settle('qa', together[0].jobId);
+  });
+
+  it("are the caller's own: another user, or another namespace, with the same key gets a job of its own", async () => {
+    const mine = await rpc.call(QaJobsCreate, qa(F1, 'What is the Revenue', 'shared-key'), alice);
+    const bobs = await rpc.call(QaJobsCreate, qa(F1, 'What is the Revenue', 'shared-key'), bob);
+    const elsewhere = namespaceWithFile();
+    const theirs = await rpc.call(QaJobsCreate, qa(elsewhere.fileId, 'What is the Revenue', 'shared-key'), elsewhere.ctx);
+    expect(new Set([mine.jobId, bobs.jobId, theirs.jobId]).size).toBe(3);
+    await settle('qa', mine.jobId);
+    await settle('qa', bobs.jobId, bob);
+    await settle('qa', theirs.jobId, elsewhere.ctx);
+  });
+
+  it('return the same extraction and multi-dimensional extraction job for the same key and body', async () => {
+    const extraction = { files: { fileIds: [F1] }, metas: [{ meta: 'Revenue' }], idempotencyKey: 'ex-key' };
+    const ex = await rpc.call(ExtractionJobsCreate, extraction, alice);
+    expect((await rpc.call(ExtractionJobsCreate, extraction, alice)).jobId).toBe(ex.jobId);
+    const rows = {
+      files: { fileIds: [F1] },
+      schema: {
+        name: 'Lines',
+        columns: [{ key: 'item', label: 'Item', type: 'ENTITY_COLUMN_TYPE_STRING', role: 'ENTITY_COLUMN_ROLE_IDENTIFIER', isRowKey: true }],
+      },
+      idempotencyKey: 'md-key',
+    };
+    const md = await rpc.call(MultiDimJobsCreate, rows, alice);
+    expect((await rpc.call(MultiDimJobsCreate, rows, alice)).jobId).toBe(md.jobId);
+    await expect(rpc.call(MultiDimJobsCreate, { ...rows, files: { fileIds: [F2] } }, alice)).rejects.toMatchObject({
+      code: ErrorCode.CONFLICT,
+    });
+    await settle('extraction', ex.jobId);
+    await settle('multi-dim-extraction', md.jobId);
+  });
+});
+
+describe('per-namespace limits', () => {
+  afterEach(() => {
+    env.JOB_NAMESPACE_MAX_OPEN_JOBS = 100;
+    env.JOB_NAMESPACE_MAX_OPEN_UNITS = 5000;
+  });
+
+  it('refuse a create beyond the open jobs a namespace may have with 429, Retry-After and the limit named; others are not held back', async () => {
+    env.JOB_NAMESPACE_MAX_OPEN_JOBS = 3;
+    const held = heldReader();
+    const a = namespaceWithFile();
+    const body = (n: number, key?: string) => ({
+      files: { fileIds: [a.fileId] },
+      questions: [{ question: `A${n}` }],
+      ...(key ? { idempotencyKey: key } : {}),
+    });
+    const open = [
+      await rpc.call(QaJobsCreate, body(0, 'limit-key'), a.ctx),
+      await rpc.call(QaJobsCreate, body(1), a.ctx),
+      await rpc.call(QaJobsCreate, body(2), a.ctx),
+    ];
+    const refused = await rejection(rpc.call(QaJobsCreate, body(3), a.ctx));
+    expect(refused).toMatchObject({
+      code: ErrorCode.TOO_MANY_REQUESTS,
+      retryAfterSeconds: env.JOB_LIMIT_RETRY_AFTER_SECONDS,
+      details: [{ field: 'JOB_NAMESPACE_MAX_OPEN_JOBS', problem: expect.stringContaining('3 jobs queued or running') }],
+    });
+    // Agent jobs are jobs of the namespace too.
+    await expect(
+      rpc.call(AgentJobsCreate, { messages: [{ role: 'user', content: 'Revenue?' }], files: { fileIds: [a.fileId] } }, a.ctx),
+    ).rejects.toMatchObject({ code: ErrorCode.TOO_MANY_REQUESTS });
+    // A retry of a create that was accepted still gets its job.
+    expect((await rpc.call(QaJobsCreate, body(0, 'limit-key'), a.ctx)).jobId).toBe(open[0].jobId);
+    // A question job an agent run starts was admitted with its agent: it is not refused.
+    const sub = await app.get(JobsService).createQa(a.ctx, body(4), { subJob: true });
+    // Another namespace creates as usual.
+    const b = namespaceWithFile();
+    const other = await rpc.call(QaJobsCreate, { files: { fileIds: [b.fileId] }, questions: [{ question: 'B0' }] }, b.ctx);
+    // Once a job ends, there is room again.
+    await rpc.call(JobsCancel, { kind: 'qa', jobId: open[1].jobId }, a.ctx);
+    await rpc.call(JobsCancel, { kind: 'qa', jobId: sub.jobId }, a.ctx);
+    const admitted = await rpc.call(QaJobsCreate, body(5), a.ctx);
+    held.release();
+    for (const job of [...open, admitted]) await settle('qa', job.jobId, a.ctx);
+    await settle('qa', other.jobId, b.ctx);
+  });
+
+  it('refuse a job whose questions would take the namespace beyond its open units, naming that limit', async () => {
+    env.JOB_NAMESPACE_MAX_OPEN_UNITS = 3;
+    const held = heldReader();
+    const a = namespaceWithFile();
+    const two = (p: string) => ({ files: { fileIds: [a.fileId] }, questions: [{ question: `${p}1` }, { question: `${p}2` }] });
+    const first = await rpc.call(QaJobsCreate, two('x'), a.ctx);
+    await expect(rpc.call(QaJobsCreate, two('y'), a.ctx)).rejects.toMatchObject({
+      code: ErrorCode.TOO_MANY_REQUESTS,
+      details: [
+        {
+          field: 'JOB_NAMESPACE_MAX_OPEN_UNITS',
+          problem: expect.stringContaining('has 2 questions, files or sources queued or running and the job adds 2'),
+        },
+      ],
+    });
+    held.release();
+    await settle('qa', first.jobId, a.ctx);
+    // A namespace with nothing open gets its job whatever its size.
+    expect(
+      await settle(
+        'qa',
+        (await rpc.call(QaJobsCreate, { ...two('z'), questions: [...two('z').questions, { question: 'z3' }, { question: 'z4' }] }, a.ctx))
+          .jobId,
+        a.ctx,
+      ),
+    ).toMatchObject({
+      status: 'SUCCESS',
+    });
+  });
+});
+
+describe('fair hand-out of units between namespaces', () => {
+  it("takes another namespace's single job before a flooding namespace's backlog", async () => {
+    const held = heldReader();
+    const a = namespaceWithFile();
+    const b = namespaceWithFile();
+    const flood: JobDto[] = [];
+    for (let i = 0; i < 8; i++)
+      flood.push(await rpc.call(QaJobsCreate, { files: { fileIds: [a.fileId] }, questions: [{ question: `A${i}` }] }, a.ctx));
+    // Only JOB_NAMESPACE_ACTIVE_UNITS (2) of A's units are handed out; the rest wait in the database.
+    const handedOut = await db.query(
+      `SELECT count(*)::int AS n FROM jobs.job_units WHERE job_id = ANY($1::uuid[]) AND (status = 'RUNNING' OR published_at IS NOT NULL)`,
+      [flood.map((j) => j.jobId)],
+    );
+    expect(handedOut.rows[0].n).toBe(2);
+    const single = await rpc.call(QaJobsCreate, { files: { fileIds: [b.fileId] }, questions: [{ question: 'B0' }] }, b.ctx);
+    held.release();
+    expect(await settle('qa', single.jobId, b.ctx)).toMatchObject({ status: 'SUCCESS' });
+    for (const job of flood) expect(await settle('qa', job.jobId, a.ctx)).toMatchObject({ status: 'SUCCESS' });
+    // B's question came right after the units A had running (two workers), before A's backlog; FIFO would put it ninth.
+    expect(held.asked.indexOf('B0')).toBeLessThanOrEqual(3);
   });
 });
 

@@ -103,13 +103,19 @@ export class JobsRepository {
     private readonly metrics: Metrics,
   ) {}
 
-  /** A new job and its units; `within` runs after them in the same transaction (an agent job's conversation and idempotency key). */
+  /**
+   * A new job and its units. `admit` runs first in the transaction (it may refuse the job, see
+   * openWork); `within` runs after the inserts (an agent job's conversation, an idempotency key).
+   */
   async create(
-    job: Omit<JobRecord, 'createdAt' | 'startedAt' | 'finishedAt' | 'modifiedAt' | 'archived' | 'conversationId'> & { conversationId?: string | null },
+    job: Omit<JobRecord, 'createdAt' | 'startedAt' | 'finishedAt' | 'modifiedAt' | 'archived' | 'conversationId'> & {
+      conversationId?: string | null;
+    },
     units: NewUnit[],
-    within?: (m: EntityManager) => Promise<void>,
+    hooks: { admit?: (m: EntityManager) => Promise<void>; within?: (m: EntityManager) => Promise<void> } = {},
   ): Promise<JobRecord> {
     return this.ds.transaction(async (m) => {
+      await hooks.admit?.(m);
       const [row] = (await m.query(
         `INSERT INTO jobs (id, namespace_id, user_id, kind, name, status, error_message, inputs, files, conversation_id)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
@@ -134,9 +140,56 @@ export class JobsRepository {
           [job.id, JSON.stringify(units.map((u) => ({ unit: u.unit, label: u.label, file_id: u.fileId, depends_on: u.dependsOn })))],
         );
       }
-      await within?.(m);
+      await hooks.within?.(m);
       return toJob(row);
     });
+  }
+
+  /**
+   * The namespace's open (PENDING or RUNNING) jobs and their open units, counted under a lock of the
+   * namespace held until the transaction ends, so that concurrent creates cannot both pass a limit.
+   */
+  async openWork(m: EntityManager, namespaceId: string): Promise<{ jobs: number; units: number }> {
+    await m.query(`SELECT pg_advisory_xact_lock(hashtextextended('jobs.namespace.' || $1, 0))`, [namespaceId]);
+    const [row] = (await m.query(
+      `SELECT count(DISTINCT j.id)::int AS jobs, count(u.unit)::int AS units
+       FROM jobs j LEFT JOIN job_units u ON u.job_id = j.id AND u.status IN ('PENDING', 'RUNNING')
+       WHERE j.namespace_id = $1 AND j.status IN ('PENDING', 'RUNNING')`,
+      [namespaceId],
+    )) as Array<{ jobs: number; units: number }>;
+    return row;
+  }
+
+  /** The Idempotency-Key's use within the last ttlSeconds (the job it created, the hash of its request), or null. */
+  async idempotentUse(owner: JobOwner, key: string, ttlSeconds: number): Promise<{ jobId: string; requestHash: string } | null> {
+    const rows = (await this.ds.query(
+      `SELECT job_id, request_hash FROM job_idempotency_keys
+       WHERE namespace_id = $1 AND user_id = $2 AND key = $3 AND created_at > now() - make_interval(secs => $4::int)`,
+      [owner.namespaceId, owner.userId, key, ttlSeconds],
+    )) as Array<{ job_id: string; request_hash: string }>;
+    return rows.length ? { jobId: rows[0].job_id, requestHash: rows[0].request_hash } : null;
+  }
+
+  /**
+   * Records the key for a job being created, in its transaction. An expired use of the key is
+   * replaced; a live one makes this return false (a concurrent request with the same key won).
+   */
+  async claimIdempotencyKey(
+    m: EntityManager,
+    owner: JobOwner,
+    key: string,
+    requestHash: string,
+    jobId: string,
+    ttlSeconds: number,
+  ): Promise<boolean> {
+    const rows = (await m.query(
+      `INSERT INTO job_idempotency_keys (namespace_id, user_id, key, request_hash, job_id) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (namespace_id, user_id, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, job_id = EXCLUDED.job_id, created_at = now()
+         WHERE job_idempotency_keys.created_at <= now() - make_interval(secs => $6::int)
+       RETURNING key`,
+      [owner.namespaceId, owner.userId, key, requestHash, jobId, ttlSeconds],
+    )) as unknown[];
+    return rows.length > 0;
   }
 
   /** The caller's job of this kind, or null (another user's or namespace's job is null too). */
@@ -196,7 +249,9 @@ export class JobsRepository {
        FROM job_units WHERE job_id = ANY($1::uuid[]) GROUP BY job_id`,
       [jobIds],
     )) as Array<UnitCounts & { job_id: string }>;
-    return new Map(rows.map((r) => [r.job_id, { total: r.total, done: r.done, failed: r.failed, running: r.running, answered: r.answered }]));
+    return new Map(
+      rows.map((r) => [r.job_id, { total: r.total, done: r.done, failed: r.failed, running: r.running, answered: r.answered }]),
+    );
   }
 
   async units(jobId: string): Promise<UnitRecord[]> {
@@ -206,7 +261,10 @@ export class JobsRepository {
 
   async unitsByNumber(jobId: string, units: number[]): Promise<UnitRecord[]> {
     if (!units.length) return [];
-    const rows = (await this.ds.query('SELECT * FROM job_units WHERE job_id = $1 AND unit = ANY($2::int[]) ORDER BY unit', [jobId, units])) as UnitRow[];
+    const rows = (await this.ds.query('SELECT * FROM job_units WHERE job_id = $1 AND unit = ANY($2::int[]) ORDER BY unit', [
+      jobId,
+      units,
+    ])) as UnitRow[];
     return rows.map(toUnit);
   }
 
@@ -220,7 +278,11 @@ export class JobsRepository {
   }
 
   /** The citations of units fromUnit .. fromUnit + count - 1, in unit and answer order. */
-  async annotations(jobId: string, fromUnit = 0, count = 2 ** 31 - 1): Promise<Array<{ id: string; unit: number; createdAt: Date; data: AnnotationDto['data'] }>> {
+  async annotations(
+    jobId: string,
+    fromUnit = 0,
+    count = 2 ** 31 - 1,
+  ): Promise<Array<{ id: string; unit: number; createdAt: Date; data: AnnotationDto['data'] }>> {
     const rows = (await this.ds.query(
       'SELECT id, unit, created_at, data FROM job_annotations WHERE job_id = $1 AND unit >= $2 AND unit < $3 ORDER BY unit, ordinal',
       [jobId, fromUnit, Math.min(2 ** 31 - 1, fromUnit + count)],
@@ -235,7 +297,9 @@ export class JobsRepository {
 
   /** How many units the job has. */
   async unitCount(jobId: string): Promise<number> {
-    const [{ count }] = (await this.ds.query('SELECT count(*)::int AS count FROM job_units WHERE job_id = $1', [jobId])) as Array<{ count: number }>;
+    const [{ count }] = (await this.ds.query('SELECT count(*)::int AS count FROM job_units WHERE job_id = $1', [jobId])) as Array<{
+      count: number;
+    }>;
     return count;
   }
 
@@ -277,12 +341,10 @@ export class JobsRepository {
 
   /** Gives a unit back after a failed attempt, so that the redelivery can take it up at once. */
   async release(jobId: string, unit: number, claim: string, error: string): Promise<void> {
-    await this.ds.query(`UPDATE job_units SET status = 'PENDING', claim = NULL, error = $4 WHERE job_id = $1 AND unit = $2 AND claim = $3 AND status = 'RUNNING'`, [
-      jobId,
-      unit,
-      claim,
-      error,
-    ]);
+    await this.ds.query(
+      `UPDATE job_units SET status = 'PENDING', claim = NULL, error = $4 WHERE job_id = $1 AND unit = $2 AND claim = $3 AND status = 'RUNNING'`,
+      [jobId, unit, claim, error],
+    );
   }
 
   /**
@@ -290,7 +352,13 @@ export class JobsRepository {
    * otherwise: the job was cancelled or another worker took over, and nothing is written). Without
    * a claim (the sweeper), only a RUNNING unit silent for staleSeconds is ended.
    */
-  async complete(jobId: string, unit: number, claim: string | null, outcome: UnitOutcome, opts: { staleSeconds?: number } = {}): Promise<boolean> {
+  async complete(
+    jobId: string,
+    unit: number,
+    claim: string | null,
+    outcome: UnitOutcome,
+    opts: { staleSeconds?: number } = {},
+  ): Promise<boolean> {
     return this.ds.transaction(async (m) => {
       const owned = claim
         ? { sql: `claim = $7::uuid`, param: claim }
@@ -338,24 +406,54 @@ export class JobsRepository {
 
   /**
    * PENDING units whose dependencies are all over and that were not published (or, with
-   * republishAfterSeconds, whose publication is older than that): marked published now and returned.
+   * republishAfterSeconds, whose publication is older than that): marked published now and returned
+   * in the order to publish them. With `jobId`, only its namespace's units; without, every namespace's.
+   *
+   * Fairness: a namespace gets at most `activePerNamespace` units handed out (on the work queue or
+   * running) per queue at once, oldest job first; the rest wait here. Between namespaces the units
+   * are taken in turns (every namespace's first before anyone's second), so the work queue, which
+   * is FIFO, never holds more than that many of one namespace's units ahead of another's. A
+   * republished unit was counted as handed out already and is always taken. The selection runs
+   * under one transaction-scoped lock, so replicas handing out units at once cannot overshoot.
    */
-  async takeReady(jobId: string | null, republishAfterSeconds?: number, limit = 1000): Promise<Array<{ jobId: string; unit: number; kind: JobKind }>> {
-    const rows = (await this.ds.query(
-      `UPDATE job_units u SET published_at = now()
-       WHERE (u.job_id, u.unit) IN (
-         SELECT c.job_id, c.unit FROM job_units c JOIN jobs j ON j.id = c.job_id
-         WHERE ($1::uuid IS NULL OR c.job_id = $1) AND c.status = 'PENDING' AND j.status IN ('PENDING', 'RUNNING')
-           AND (c.published_at IS NULL OR ($2::int IS NOT NULL AND c.published_at < now() - make_interval(secs => $2::int)))
-           AND NOT EXISTS (
-             SELECT 1 FROM job_units d WHERE d.job_id = c.job_id AND d.unit = ANY (c.depends_on) AND d.status NOT IN ('DONE', 'FAILED', 'ABORTED'))
-         ORDER BY c.job_id, c.unit
-         LIMIT $3
-         FOR UPDATE OF c SKIP LOCKED)
-       RETURNING u.job_id, u.unit, (SELECT kind FROM jobs WHERE id = u.job_id) AS kind`,
-      [jobId, republishAfterSeconds ?? null, limit],
-    )) as [Array<{ job_id: string; unit: number; kind: JobKind }>, number];
-    return rows[0].map((r) => ({ jobId: r.job_id, unit: r.unit, kind: r.kind }));
+  async takeReady(
+    jobId: string | null,
+    activePerNamespace: number,
+    republishAfterSeconds?: number,
+    limit = 1000,
+  ): Promise<Array<{ jobId: string; unit: number; kind: JobKind }>> {
+    return this.ds.transaction(async (m) => {
+      await m.query(`SELECT pg_advisory_xact_lock(hashtextextended('jobs.units.hand-out', 0))`);
+      const rows = (await m.query(
+        `WITH scope AS (
+           SELECT j.id, j.namespace_id, j.kind, j.kind = 'agent' AS agent, j.created_at FROM jobs j
+           WHERE j.status IN ('PENDING', 'RUNNING')
+             AND ($1::uuid IS NULL OR j.namespace_id = (SELECT namespace_id FROM jobs WHERE id = $1))),
+         active AS (
+           SELECT s.namespace_id, s.agent, count(*)::int AS n FROM job_units u JOIN scope s ON s.id = u.job_id
+           WHERE u.status = 'RUNNING' OR (u.status = 'PENDING' AND u.published_at IS NOT NULL)
+           GROUP BY s.namespace_id, s.agent),
+         ready AS (
+           SELECT c.job_id, c.unit, s.kind, s.namespace_id, s.agent, c.published_at IS NOT NULL AS again,
+                  row_number() OVER (PARTITION BY s.namespace_id, s.agent, c.published_at IS NOT NULL ORDER BY s.created_at, c.job_id, c.unit) AS turn
+           FROM job_units c JOIN scope s ON s.id = c.job_id
+           WHERE c.status = 'PENDING'
+             AND (c.published_at IS NULL OR ($2::int IS NOT NULL AND c.published_at < now() - make_interval(secs => $2::int)))
+             AND NOT EXISTS (
+               SELECT 1 FROM job_units d WHERE d.job_id = c.job_id AND d.unit = ANY (c.depends_on) AND d.status NOT IN ('DONE', 'FAILED', 'ABORTED'))),
+         picked AS (
+           SELECT r.job_id, r.unit, r.kind, row_number() OVER (ORDER BY r.again DESC, r.turn, r.namespace_id, r.agent) AS ord
+           FROM ready r LEFT JOIN active a ON a.namespace_id = r.namespace_id AND a.agent = r.agent
+           WHERE r.again OR r.turn <= $3::int - coalesce(a.n, 0)
+           ORDER BY ord
+           LIMIT $4)
+         UPDATE job_units u SET published_at = now() FROM picked p
+         WHERE u.job_id = p.job_id AND u.unit = p.unit
+         RETURNING u.job_id, u.unit, p.kind, p.ord`,
+        [jobId, republishAfterSeconds ?? null, activePerNamespace, limit],
+      )) as [Array<{ job_id: string; unit: number; kind: JobKind; ord: string }>, number];
+      return rows[0].sort((a, b) => Number(a.ord) - Number(b.ord)).map((r) => ({ jobId: r.job_id, unit: r.unit, kind: r.kind }));
+    });
   }
 
   /** Forgets a publication that failed, so that the sweeper publishes the unit again. */
@@ -415,7 +513,10 @@ export class JobsRepository {
   }
 
   /** RUNNING units whose worker has been silent for staleSeconds. */
-  async staleUnits(staleSeconds: number, limit = 500): Promise<Array<{ jobId: string; unit: number; attempts: number; label: string; fileId: string | null }>> {
+  async staleUnits(
+    staleSeconds: number,
+    limit = 500,
+  ): Promise<Array<{ jobId: string; unit: number; attempts: number; label: string; fileId: string | null }>> {
     const rows = (await this.ds.query(
       `SELECT job_id, unit, attempts, label, file_id FROM job_units
        WHERE status = 'RUNNING' AND heartbeat_at < now() - make_interval(secs => $1) ORDER BY heartbeat_at LIMIT $2`,

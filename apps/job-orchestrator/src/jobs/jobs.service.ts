@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   type AgentJobInputsDto,
   type AgentJobOutputsDto,
@@ -9,11 +9,11 @@ import {
   JOB_LIMITS,
   toPage,
   type AnnotationDto,
-  type CreateExtractionJobRequestDto,
-  type CreateFindSimilarJobRequestDto,
-  type CreateMultiDimJobRequestDto,
+  type CreateExtractionJobRequest,
+  type CreateFindSimilarJobRequest,
+  type CreateMultiDimJobRequest,
   type MultiDimRowsPart,
-  type CreateQaJobRequestDto,
+  type CreateQaJobRequest,
   type FindSimilarJobHead,
   type FindSimilarSourcesDto,
   type MultiDimJobInputsDto,
@@ -32,11 +32,14 @@ import {
   type RpcContext,
 } from '@docintel/contracts';
 import { RpcClient } from '@docintel/messaging';
-import { Metrics } from '@docintel/observability';
+import { LOGGER, Metrics, type Logger } from '@docintel/observability';
+import { SERVICE_ENV } from '@docintel/runtime';
 import type { EntityManager } from 'typeorm';
+import type { JobsEnv } from '../jobs.env';
 import { entityExtractionOf } from '../multi-dim/entity-extraction';
 import { multiDimInputs, type MultiDimInputs } from '../multi-dim/multi-dim-inputs';
 import type { FileEntityRows } from '../multi-dim/multi-dim-unit';
+import { IdempotencyKeyTaken, createRequestHash, keyReused } from './job-idempotency';
 import { extractionInputs, findSimilarInputs, qaInputs } from './job-inputs';
 import { toAnnotationDto, toFindSimilarHead, toJobDto } from './job-mapper';
 import type { JobFile, JobInputs, JobRecord, NewUnit } from './job-records';
@@ -88,6 +91,23 @@ const KIND_NAMES: Record<JobKind, string> = {
 const sourceLabel = (s: { doi?: string; id?: string; openAccessId?: string }) =>
   [s.id && `id ${s.id}`, s.doi && `doi ${s.doi}`, s.openAccessId && `openAccessId ${s.openAccessId}`].filter(Boolean).join(', ');
 
+/**
+ * How a job is created. A client's create (the default) is subject to the namespace's limits; a
+ * sub-job of an agent run that was admitted already is not, so that a busy namespace's agents can
+ * finish the work they were admitted for instead of failing on their own namespace's backlog.
+ */
+export interface CreateOptions {
+  subJob?: boolean;
+}
+
+/** What a create records: everything but the owner and kind. */
+interface JobPlan {
+  name: string;
+  inputs: JobInputs;
+  files: JobFile[];
+  units: NewUnit[];
+}
+
 /** Creating jobs and reading them back: the use cases behind the jobs.* calls. */
 @Injectable()
 export class JobsService {
@@ -96,31 +116,41 @@ export class JobsService {
     private readonly rpc: RpcClient,
     private readonly queue: UnitQueue,
     private readonly metrics: Metrics,
+    @Inject(SERVICE_ENV) private readonly env: JobsEnv,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async createQa(ctx: RpcContext, req: CreateQaJobRequestDto): Promise<JobDto> {
-    const owner = ownerOf(ctx);
+  async createQa(ctx: RpcContext, req: CreateQaJobRequest, opts: CreateOptions = {}): Promise<JobDto> {
     const { inputs, dependsOn } = qaInputs(req);
-    const files = await this.resolveFiles(ctx, req.files, req.config?.skip_unindexed_files === true);
-    const units: NewUnit[] = inputs.questions.map((q, i) => ({ unit: i, label: `question ${q.id}`, fileId: null, dependsOn: dependsOn[i] }));
-    return this.create(owner, 'qa', req.name ?? shorten(inputs.questions[0].question), inputs, files, units);
+    return this.createJob(ctx, 'qa', req, opts, async () => {
+      const files = await this.resolveFiles(ctx, req.files, req.config?.skip_unindexed_files === true);
+      const units: NewUnit[] = inputs.questions.map((q, i) => ({
+        unit: i,
+        label: `question ${q.id}`,
+        fileId: null,
+        dependsOn: dependsOn[i],
+      }));
+      return { name: req.name ?? shorten(inputs.questions[0].question), inputs, files, units };
+    });
   }
 
-  async createExtraction(ctx: RpcContext, req: CreateExtractionJobRequestDto): Promise<JobDto> {
-    const owner = ownerOf(ctx);
+  async createExtraction(ctx: RpcContext, req: CreateExtractionJobRequest, opts: CreateOptions = {}): Promise<JobDto> {
     const inputs = extractionInputs(req);
-    const files = await this.resolveFiles(ctx, req.files, req.config?.skip_unindexed_files === true);
-    const units: NewUnit[] = files.map((f, i) => ({ unit: i, label: `file ${f.name}`, fileId: f.fileId, dependsOn: [] }));
-    return this.create(owner, 'extraction', req.name ?? shorten(`Extraction: ${inputs.metas.map((m) => m.meta).join(', ')}`), inputs, files, units);
+    return this.createJob(ctx, 'extraction', req, opts, async () => {
+      const files = await this.resolveFiles(ctx, req.files, req.config?.skip_unindexed_files === true);
+      const units: NewUnit[] = files.map((f, i) => ({ unit: i, label: `file ${f.name}`, fileId: f.fileId, dependsOn: [] }));
+      return { name: req.name ?? shorten(`Extraction: ${inputs.metas.map((m) => m.meta).join(', ')}`), inputs, files, units };
+    });
   }
 
   /** One unit per file: its tables (or its text) give its rows; rows of all files are merged when read. */
-  async createMultiDim(ctx: RpcContext, req: CreateMultiDimJobRequestDto): Promise<JobDto> {
-    const owner = ownerOf(ctx);
+  async createMultiDim(ctx: RpcContext, req: CreateMultiDimJobRequest): Promise<JobDto> {
     const inputs = multiDimInputs(req);
-    const files = await this.resolveFiles(ctx, req.files, req.config?.skip_unindexed_files === true);
-    const units: NewUnit[] = files.map((f, i) => ({ unit: i, label: `file ${f.name}`, fileId: f.fileId, dependsOn: [] }));
-    return this.create(owner, 'multi-dim-extraction', req.name ?? shorten(`Rows: ${inputs.schema.name}`), inputs, files, units);
+    return this.createJob(ctx, 'multi-dim-extraction', req, {}, async () => {
+      const files = await this.resolveFiles(ctx, req.files, req.config?.skip_unindexed_files === true);
+      const units: NewUnit[] = files.map((f, i) => ({ unit: i, label: `file ${f.name}`, fileId: f.fileId, dependsOn: [] }));
+      return { name: req.name ?? shorten(`Rows: ${inputs.schema.name}`), inputs, files, units };
+    });
   }
 
   /**
@@ -147,21 +177,82 @@ export class JobsService {
   }
 
   /** One unit per source; the job's files are the ones its units find, so none are resolved up front. */
-  async createFindSimilar(ctx: RpcContext, req: CreateFindSimilarJobRequestDto): Promise<FindSimilarJobHead> {
-    const owner = ownerOf(ctx);
+  async createFindSimilar(ctx: RpcContext, req: CreateFindSimilarJobRequest): Promise<FindSimilarJobHead> {
     const inputs = findSimilarInputs(req);
-    const units: NewUnit[] = inputs.sourceIdentifiers.map((s, i) => ({ unit: i, label: shorten(`source ${sourceLabel(s)}`), fileId: null, dependsOn: [] }));
-    const more = units.length > 1 ? ` and ${units.length - 1} more` : '';
-    const job = await this.start(owner, 'find-similar', shorten(`Find similar: ${sourceLabel(inputs.sourceIdentifiers[0])}${more}`), inputs, [], units);
-    return toFindSimilarHead(job, await this.repo.counts(job.id));
+    const plan = (): Promise<JobPlan> => {
+      const units: NewUnit[] = inputs.sourceIdentifiers.map((s, i) => ({
+        unit: i,
+        label: shorten(`source ${sourceLabel(s)}`),
+        fileId: null,
+        dependsOn: [],
+      }));
+      const more = units.length > 1 ? ` and ${units.length - 1} more` : '';
+      return Promise.resolve({
+        name: shorten(`Find similar: ${sourceLabel(inputs.sourceIdentifiers[0])}${more}`),
+        inputs,
+        files: [],
+        units,
+      });
+    };
+    return this.createJob(ctx, 'find-similar', req, {}, plan, async (job) => toFindSimilarHead(job, await this.repo.counts(job.id)));
   }
 
-  private async create(owner: JobOwner, kind: JobKind, name: string, inputs: JobInputs, files: JobFile[], units: NewUnit[]): Promise<JobDto> {
-    const job = await this.start(owner, kind, name, inputs, files, units);
-    return toJobDto(job, await this.repo.counts(job.id));
+  /**
+   * A client's create: with an Idempotency-Key, the job an earlier request with the same key and
+   * body created (409 for another body), checked before anything else so that a retry of a create
+   * that timed out gets that job even when the namespace is at its limits now; else the job
+   * planned, recorded and its first units published. The request was validated by the caller.
+   */
+  private async createJob<T = JobDto>(
+    ctx: RpcContext,
+    kind: JobKind,
+    req: { idempotencyKey?: string },
+    opts: CreateOptions,
+    plan: () => Promise<JobPlan>,
+    present: (job: JobRecord) => Promise<T> = async (job) => toJobDto(job, await this.repo.counts(job.id)) as T,
+  ): Promise<T> {
+    const owner = ownerOf(ctx);
+    const key = req.idempotencyKey;
+    const hash = key ? createRequestHash(kind, req) : '';
+    if (key) {
+      const earlier = await this.earlierJob(owner, kind, key, hash);
+      if (earlier) return present(earlier);
+    }
+    const { name, inputs, files, units } = await plan();
+    const id = randomUUID();
+    try {
+      const job = await this.start(owner, kind, name, inputs, files, units, {
+        id,
+        unlimited: opts.subJob === true,
+        within: key
+          ? async (m) => {
+              if (!(await this.repo.claimIdempotencyKey(m, owner, key, hash, id, this.env.JOB_IDEMPOTENCY_TTL_SECONDS)))
+                throw new IdempotencyKeyTaken();
+            }
+          : undefined,
+      });
+      return present(job);
+    } catch (err) {
+      if (!(err instanceof IdempotencyKeyTaken) || !key) throw err;
+      const earlier = await this.earlierJob(owner, kind, key, hash);
+      if (earlier) return present(earlier);
+      throw DomainError.conflict(`Idempotency-Key ${key} is in use by another request; send it again`);
+    }
   }
 
-  /** Creates the job and publishes its first units; `extra` sets its id or conversation and runs in its transaction. */
+  /** The job an earlier request with this key created; 409 when that request differed. */
+  private async earlierJob(owner: JobOwner, kind: JobKind, key: string, hash: string): Promise<JobRecord | null> {
+    const use = await this.repo.idempotentUse(owner, key, this.env.JOB_IDEMPOTENCY_TTL_SECONDS);
+    if (!use) return null;
+    if (use.requestHash !== hash) throw keyReused(key, use.jobId);
+    return this.repo.find(owner, kind, use.jobId);
+  }
+
+  /**
+   * Creates the job and publishes its first units; `extra` sets its id or conversation and runs
+   * `within` in its transaction. Unless `unlimited`, the namespace's limits are checked first, in
+   * the same transaction (429 with Retry-After beyond them).
+   */
   async start(
     owner: JobOwner,
     kind: JobKind,
@@ -169,18 +260,51 @@ export class JobsService {
     inputs: JobInputs,
     files: JobFile[],
     units: NewUnit[],
-    extra: { id?: string; conversationId?: string; within?: (m: EntityManager) => Promise<void> } = {},
+    extra: { id?: string; conversationId?: string; unlimited?: boolean; within?: (m: EntityManager) => Promise<void> } = {},
   ): Promise<JobRecord> {
     const id = extra.id ?? randomUUID();
     const job = await this.repo.create(
       { id, ...owner, kind, name, status: 'PENDING', errorMessage: null, inputs, files, conversationId: extra.conversationId ?? null },
       units,
-      extra.within,
+      { admit: extra.unlimited ? undefined : (m) => this.admit(m, owner, units.length), within: extra.within },
     );
     this.metrics.jobs.created.inc({ kind });
-    if (units.length) await this.queue.publishReady(id);
-    else return (await this.repo.finishIfDone(id)) ?? job; // nothing to read: the job is over at once
+    if (!units.length) return (await this.repo.finishIfDone(id)) ?? job; // nothing to read: the job is over at once
+    // The job is recorded: a failed publication must not fail the create (the client would retry
+    // and get a second job); the sweeper publishes what was not.
+    await this.queue
+      .publishReady(id)
+      .catch((err: unknown) => this.logger.warn({ err, jobId: id }, 'could not publish the units of a new job; the sweeper will'));
     return job;
+  }
+
+  /** Refuses a job the namespace has no room for: JOB_NAMESPACE_MAX_OPEN_JOBS open jobs, or JOB_NAMESPACE_MAX_OPEN_UNITS open units with this job's. */
+  private async admit(m: EntityManager, owner: JobOwner, newUnits: number): Promise<void> {
+    const open = await this.repo.openWork(m, owner.namespaceId);
+    const maxJobs = this.env.JOB_NAMESPACE_MAX_OPEN_JOBS;
+    const maxUnits = this.env.JOB_NAMESPACE_MAX_OPEN_UNITS;
+    const details: ErrorDetail[] = [];
+    if (open.jobs >= maxJobs) {
+      details.push({
+        field: 'JOB_NAMESPACE_MAX_OPEN_JOBS',
+        problem: `this namespace has ${open.jobs} jobs queued or running, the most it may have (${maxJobs}); create more when some have ended`,
+      });
+    }
+    // A namespace with nothing open always gets its job, however large (the limit is at least the largest job).
+    if (open.units > 0 && open.units + newUnits > maxUnits) {
+      details.push({
+        field: 'JOB_NAMESPACE_MAX_OPEN_UNITS',
+        problem: `this namespace has ${open.units} questions, files or sources queued or running and the job adds ${newUnits}; at most ${maxUnits} may be open at once`,
+      });
+    }
+    if (details.length) {
+      throw new DomainError(
+        ErrorCode.TOO_MANY_REQUESTS,
+        'This namespace has as much work queued and running as it may; retry when some of its jobs have ended',
+        details,
+        this.env.JOB_LIMIT_RETRY_AFTER_SECONDS,
+      );
+    }
   }
 
   /**
@@ -195,7 +319,10 @@ export class JobsService {
     }
     const resolved = await this.rpc.call(FilesResolve, { fileIds, collectionIds }, ctx);
     const problems: ErrorDetail[] = [
-      ...resolved.missingFileIds.map((id) => ({ field: `files.fileIds[${fileIds.indexOf(id)}]`, problem: `names no file of this namespace (${id})` })),
+      ...resolved.missingFileIds.map((id) => ({
+        field: `files.fileIds[${fileIds.indexOf(id)}]`,
+        problem: `names no file of this namespace (${id})`,
+      })),
       ...resolved.missingCollectionIds.map((id) => ({
         field: `files.collectionIds[${collectionIds.indexOf(id)}]`,
         problem: `names no collection of this namespace (${id})`,
@@ -272,7 +399,11 @@ export class JobsService {
     );
   }
 
-  async inputs(ctx: RpcContext, kind: JobKind, jobId: string): Promise<QaJobInputsDto | ExtractionJobInputsDto | FindSimilarSourcesDto | MultiDimJobInputsDto | AgentJobInputsDto> {
+  async inputs(
+    ctx: RpcContext,
+    kind: JobKind,
+    jobId: string,
+  ): Promise<QaJobInputsDto | ExtractionJobInputsDto | FindSimilarSourcesDto | MultiDimJobInputsDto | AgentJobInputsDto> {
     const job = await this.job(ctx, kind, jobId);
     return job.inputs;
   }
@@ -281,7 +412,12 @@ export class JobsService {
    * The answers of the units that are over, in question (or file) order; partial while the job
    * runs. One part at a time: the units from `fromUnit` on, as many as fit in PART_BYTES.
    */
-  async results(ctx: RpcContext, kind: JobKind, jobId: string, fromUnit = 0): Promise<JobPart<QaResultDto | MetaResultDto | SourceMatchesDto | AgentJobOutputsDto>> {
+  async results(
+    ctx: RpcContext,
+    kind: JobKind,
+    jobId: string,
+    fromUnit = 0,
+  ): Promise<JobPart<QaResultDto | MetaResultDto | SourceMatchesDto | AgentJobOutputsDto>> {
     const job = await this.job(ctx, kind, jobId);
     const units = await this.repo.unitResults(job.id, fromUnit, UNITS_PER_PART);
     const total = await this.repo.unitCount(job.id);
@@ -307,7 +443,8 @@ export class JobsService {
 
   async cancel(ctx: RpcContext, kind: JobKind, jobId: string): Promise<JobDto> {
     const job = await this.job(ctx, kind, jobId);
-    await this.repo.abort(job.id, CANCELLED_MESSAGE);
+    // The cancelled units no longer hold the namespace's allowance: hand out the ones waiting.
+    if (await this.repo.abort(job.id, CANCELLED_MESSAGE)) await this.queue.publishReady(job.id).catch(() => undefined);
     return this.get(ctx, kind, jobId);
   }
 }
