@@ -2,7 +2,8 @@
 /*
  * Runs docintel on one machine: checks Postgres and NATS, starts the four services and the
  * gateway as separate processes, prints the API URL and a development token, keeps them running
- * (a service that crashes is restarted with back-off, see scripts/supervisor.js) and stops them
+ * (a service that crashes, or whose /health/live fails several times in a row, is restarted with
+ * back-off, see scripts/supervisor.js) and stops them
  * all together on Ctrl-C / SIGTERM.
  */
 'use strict';
@@ -10,7 +11,7 @@ const { execFileSync } = require('node:child_process');
 const { join } = require('node:path');
 const { Client } = require('pg');
 const { connect } = require('nats');
-const { Supervisor, backoffFromEnv } = require('./supervisor');
+const { Supervisor, backoffFromEnv, livenessFromEnv } = require('./supervisor');
 
 const root = join(__dirname, '..');
 const SERVICES = ['storage-service', 'indexing-service', 'job-orchestrator', 'rules-engine'];
@@ -38,7 +39,8 @@ function launchEnv(processEnv = process.env) {
 
 /**
  * What the supervisor starts: the four services on servicePortBase + 0..3, then the gateway on
- * gatewayPort, each `node apps/<name>/dist/main.js` with readiness at /health/ready.
+ * gatewayPort, each `node apps/<name>/dist/main.js` with readiness at /health/ready and liveness
+ * (event-loop delay) at /health/live.
  */
 function appSpecs({ env, gatewayPort, servicePortBase }, { stdio = ['ignore', 'inherit', 'inherit'] } = {}) {
   const ports = [...SERVICES.map((name, i) => [name, servicePortBase + i]), ['api-gateway', gatewayPort]];
@@ -53,6 +55,7 @@ function appSpecs({ env, gatewayPort, servicePortBase }, { stdio = ['ignore', 'i
       env: { ...env, PORT: String(port), ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) },
       stdio,
       readyUrl: `http://127.0.0.1:${port}/health/ready`,
+      liveUrl: `http://127.0.0.1:${port}/health/live`,
     };
   });
 }
@@ -124,8 +127,10 @@ async function main() {
   const launch = launchEnv();
   const { env, gatewayPort } = launch;
   let backoff;
+  let liveness;
   try {
     backoff = backoffFromEnv(env);
+    liveness = livenessFromEnv(env);
   } catch (err) {
     fail(err.message);
   }
@@ -134,7 +139,7 @@ async function main() {
 
   // Restarts begin once everything has started once: a service that cannot start at all has a
   // configuration problem, which its log names, and restarting it would only repeat that.
-  const supervisor = new Supervisor({ ...backoff, restart: false });
+  const supervisor = new Supervisor({ ...backoff, ...liveness, restart: false });
   let startedUp = false;
   let stopping = false;
   const stop = (code, why) => {

@@ -13,6 +13,14 @@
  * would leave the service down until someone restarts everything. After `crashLoopWarnAfter`
  * crashes in a row each log line says that it is a crash loop.
  *
+ * Liveness: a process whose spec has a `liveUrl` is probed there every `livenessPeriodMs` (10 s)
+ * once it is ready, each probe bounded by `livenessTimeoutMs` (3 s). A process whose event loop is
+ * blocked keeps its port open but cannot answer, so a probe that times out is a failure, as is any
+ * answer but 2xx (the services answer 503 while their loop stalls). After `livenessFailures` (3)
+ * failures in a row the process gets SIGTERM and, if it has not exited `livenessKillAfterMs` (5 s)
+ * later, SIGKILL (a blocked loop never runs its SIGTERM handler); its exit is then restarted like a
+ * crash, with the same back-off.
+ *
  * stop() ends the supervision: no restart is scheduled from then on (a pending one is cancelled),
  * every child gets SIGTERM and, after `stopTimeoutMs`, SIGKILL.
  */
@@ -26,6 +34,10 @@ const DEFAULTS = {
   stopTimeoutMs: 20_000,
   crashLoopWarnAfter: 5,
   readyPollMs: 250,
+  livenessPeriodMs: 10_000,
+  livenessTimeoutMs: 3000,
+  livenessFailures: 3,
+  livenessKillAfterMs: 5000,
 };
 
 /** The wait before restart number `crashesInARow` (1, 2, ...): initial, doubled each time, capped. */
@@ -57,9 +69,26 @@ function backoffFromEnv(env = process.env) {
   return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
 }
 
+/** Reads the environment variables that tune the liveness probes; absent ones keep the defaults. */
+function livenessFromEnv(env = process.env) {
+  const read = (name, what, min) => {
+    if (env[name] === undefined || env[name] === '') return undefined;
+    const n = Number(env[name]);
+    if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be ${what} (got "${env[name]}")`);
+    return n;
+  };
+  const options = {
+    livenessPeriodMs: read('LIVENESS_PERIOD_MS', 'a number of milliseconds, at least 100', 100),
+    livenessTimeoutMs: read('LIVENESS_TIMEOUT_MS', 'a number of milliseconds, at least 100', 100),
+    livenessFailures: read('LIVENESS_FAILURES', 'a whole number, at least 1', 1),
+  };
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+}
+
 /**
  * Events: 'start' { name, pid, restarts, child }, 'exit' { name, pid, code, signal, uptimeMs, expected,
- * restartInMs (null: no restart) }, 'ready' { name, pid, restarts }.
+ * restartInMs (null: no restart) }, 'ready' { name, pid, restarts }, 'unhealthy' { name, pid, failures,
+ * reason } (liveness failed `livenessFailures` times in a row; the process is being stopped).
  */
 class Supervisor extends EventEmitter {
   /**
@@ -79,8 +108,9 @@ class Supervisor extends EventEmitter {
   }
 
   /**
-   * Registers and starts a process. spec: { name, command, args, env, cwd, stdio, readyUrl }.
-   * readyUrl, when given, is polled after every start until it answers 2xx ('ready' event).
+   * Registers and starts a process. spec: { name, command, args, env, cwd, stdio, readyUrl, liveUrl }.
+   * readyUrl, when given, is polled after every start until it answers 2xx ('ready' event); liveUrl,
+   * when given, is probed from then on (see Liveness above).
    */
   start(spec) {
     if (this.procs.has(spec.name)) throw new Error(`${spec.name} is already supervised`);
@@ -131,12 +161,57 @@ class Supervisor extends EventEmitter {
           proc.ready = true;
           if (proc.restarts > 0) this.log(`${proc.spec.name} is ready again (pid ${child.pid}, restart ${proc.restarts})`);
           this.emit('ready', { name: proc.spec.name, pid: child.pid, restarts: proc.restarts });
+          if (proc.spec.liveUrl) void this.watchLiveness(proc, child);
           return;
         }
       } catch {
         /* not listening yet */
       }
       await new Promise((r) => setTimeout(r, this.options.readyPollMs));
+    }
+  }
+
+  /** Probes liveUrl of a ready child until it exits; stops the child after too many failures in a row. */
+  async watchLiveness(proc, child) {
+    const { livenessPeriodMs, livenessTimeoutMs, livenessFailures, livenessKillAfterMs } = this.options;
+    const alive = () => proc.child === child && child.exitCode === null && child.signalCode === null && !this.stopping;
+    let failures = 0;
+    while (alive()) {
+      // unref: the supervisor lives as long as its children do, never because of a pending probe.
+      await new Promise((r) => setTimeout(r, livenessPeriodMs).unref());
+      if (!alive()) return;
+      const reason = await this.probe(proc.spec.liveUrl, livenessTimeoutMs);
+      if (!alive()) return;
+      if (reason === null) {
+        failures = 0;
+        continue;
+      }
+      failures += 1;
+      if (failures < livenessFailures) {
+        this.log(`${proc.spec.name} (pid ${child.pid}) failed its liveness check (${reason}); ${failures} of ${livenessFailures} in a row`);
+        continue;
+      }
+      this.log(
+        `${proc.spec.name} (pid ${child.pid}) failed its liveness check ${failures} times in a row (${reason}); stopping it to restart it`,
+      );
+      this.emit('unhealthy', { name: proc.spec.name, pid: child.pid, failures, reason });
+      const force = setTimeout(() => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }, livenessKillAfterMs);
+      child.once('exit', () => clearTimeout(force));
+      child.kill('SIGTERM');
+      return;
+    }
+  }
+
+  /** null when `url` answered 2xx within `timeoutMs`, else what went wrong. */
+  async probe(url, timeoutMs) {
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+      await res.arrayBuffer().catch(() => undefined);
+      return res.ok ? null : `HTTP ${res.status}`;
+    } catch (err) {
+      return err?.name === 'TimeoutError' ? `no answer within ${seconds(timeoutMs)}` : (err?.cause?.code ?? err?.message ?? String(err));
     }
   }
 
@@ -235,4 +310,4 @@ class Supervisor extends EventEmitter {
   }
 }
 
-module.exports = { Supervisor, backoffDelay, backoffFromEnv, describeExit, DEFAULTS };
+module.exports = { Supervisor, backoffDelay, backoffFromEnv, livenessFromEnv, describeExit, DEFAULTS };

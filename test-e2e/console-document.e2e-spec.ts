@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { TestStack } from '@docintel/testing';
 import { documentLink } from '../apps/console/src/features/document/links';
-import { canvasInk, DESKTOP, followInApp, launchChromium, openPage, PHONE, screenshot } from './support/console';
+import { canvasInk, DESKTOP, followInApp, launchChromium, openPage, PHONE, screenshot, waitUntil } from './support/console';
 import { Indexer } from './support/indexing';
 
 interface Node {
@@ -124,7 +124,7 @@ describe('the console document view', () => {
     const box = page.locator(`[data-box][data-node-id="${vienna.id}"]`);
     await box.and(page.locator('[data-highlighted="true"]')).waitFor();
     await expect(page.locator('[data-page-status]').textContent()).resolves.toBe('Page 3 of 3');
-    await page.waitForFunction(`document.activeElement?.getAttribute('data-node-id') === ${JSON.stringify(vienna.id)}`);
+    await waitUntil(page, `document.activeElement?.getAttribute('data-node-id') === ${JSON.stringify(vienna.id)}`);
     await expect(box.getAttribute('aria-label')).resolves.toBe('Table cell: Vienna');
     expect(await box.isVisible()).toBe(true);
     // The same cell is highlighted in the HTML table below the page.
@@ -158,7 +158,7 @@ describe('the console document view', () => {
     const cell = node('html', 'cell', 'Row 3, Col 2');
     await followInApp(page, documentLink(files.html.id, { nodeId: cell.id }));
     await page.locator(`td[data-node-id="${cell.id}"][data-highlighted="true"]`).waitFor();
-    await page.waitForFunction(`document.activeElement?.getAttribute('data-node-id') === ${JSON.stringify(cell.id)}`);
+    await waitUntil(page, `document.activeElement?.getAttribute('data-node-id') === ${JSON.stringify(cell.id)}`);
   });
 
   it('shows a text file with line numbers and its formula rendered by KaTeX, and opens a line link', async () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createDocintelClient, unwrap, uploadMultipart, waitForIndexedFile, type DocintelClient } from '@docintel/api-client';
 import { REPO_ROOT, TestStack } from '@docintel/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { DESKTOP, documentPathPattern, launchChromium, openPage, PHONE, pickOption, screenshot, tabTo } from './support/console';
+import { DESKTOP, documentPathPattern, launchChromium, openPage, PHONE, pickOption, screenshot, tabTo, waitUntil } from './support/console';
 
 /**
  * Collections and the "Ask and extract" area of the web console in a real browser against the
@@ -243,7 +243,7 @@ describe('the web console: collections and jobs', () => {
       await cited.and(page.locator('[data-highlighted="true"]')).waitFor();
       await expect(cited.getAttribute('aria-current')).resolves.toBe('location');
       await expect(cited.textContent()).resolves.toContain('150');
-      await page.waitForFunction((id) => document.activeElement?.getAttribute('data-node-id') === id, nodeId);
+      await waitUntil(page, `document.activeElement?.getAttribute('data-node-id') === ${JSON.stringify(nodeId)}`);
     };
     await citation.getByRole('link').click();
     await page.waitForURL(documentPathPattern(docxId));

@@ -2,7 +2,7 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { REPO_ROOT, TestStack } from '@docintel/testing';
-import { DESKTOP, launchChromium, openPage, PHONE, screenshot } from './support/console';
+import { DESKTOP, launchChromium, openPage, PHONE, screenshot, waitUntil } from './support/console';
 
 /**
  * The web console in a real browser (Chromium, headless) against the started services, the
@@ -44,6 +44,10 @@ describe('the web console', () => {
     const index = await fetch(url('/'));
     expect(index.status).toBe(200);
     expect(index.headers.get('cache-control')).toBe('no-cache');
+    // No framing by other sites and no script but the console's own; the browser tests below run under it.
+    expect(index.headers.get('x-frame-options')).toBe('DENY');
+    expect(index.headers.get('content-security-policy')).toMatch(/(^|; )script-src 'self' 'unsafe-eval'(;|$)/);
+    expect(index.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     const html = await index.text();
     const asset = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
     expect(asset).toBeDefined();
@@ -158,7 +162,7 @@ describe('the web console', () => {
       .getByRole('progressbar')
       .waitFor({ state: 'detached' })
       .catch(() => undefined);
-    await page.waitForFunction(`!document.querySelector('[aria-label="Loading ontologies"]')`);
+    await waitUntil(page, `!document.querySelector('[aria-label="Loading ontologies"]')`);
     await expect(ontologies.textContent()).resolves.not.toMatch(/Computed once/);
     await screenshot(page, 'file');
 
@@ -190,13 +194,13 @@ describe('the web console', () => {
       await screenshot(phone.page, 'phone-providers');
 
       await phone.page.getByRole('button', { name: 'Open navigation' }).click();
-      await phone.page.waitForFunction(`document.getElementById('console-navbar').getBoundingClientRect().x >= 0`);
+      await waitUntil(phone.page, `document.getElementById('console-navbar').getBoundingClientRect().x >= 0`);
       await screenshot(phone.page, 'phone-navigation');
       await navbar.getByText('Local storage', { exact: true }).click();
       await navbar.getByRole('link', { name: 'Indexed files', exact: true }).click();
       await phone.page.waitForURL(/\/files$/);
       await phone.page.locator('tr[data-file="hello.txt"] [data-status="SUCCESS"]').waitFor();
-      await phone.page.waitForFunction(`document.getElementById('console-navbar').getBoundingClientRect().right <= 0`);
+      await waitUntil(phone.page, `document.getElementById('console-navbar').getBoundingClientRect().right <= 0`);
       // Nothing wider than the screen.
       expect(await phone.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
       await screenshot(phone.page, 'phone-files');
@@ -218,7 +222,7 @@ describe('the web console', () => {
           return { label: el?.getAttribute('aria-label') ?? el?.textContent?.trim() ?? '', visible: !!el?.matches(':focus-visible') };
         })()`);
       // The token field has the focus from the start.
-      await p.waitForFunction(`document.activeElement?.getAttribute('type') === 'password'`);
+      await waitUntil(p, `document.activeElement?.getAttribute('type') === 'password'`);
       await p.keyboard.type(token);
       await p.keyboard.press('Enter');
       await p.waitForURL(/\/providers$/);

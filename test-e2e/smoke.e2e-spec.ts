@@ -79,7 +79,11 @@ describe('a started stack', () => {
     }
     const live = await stack.request('/health/live');
     expect(live.status).toBe(200);
-    expect(await live.json()).toEqual({ status: 'ok', service: 'api-gateway' });
+    expect(await live.json()).toEqual({
+      status: 'ok',
+      service: 'api-gateway',
+      checks: { eventLoop: { status: 'up', delayMs: expect.any(Number), maxDelayMs: 5000, windowMs: 5000 } },
+    });
   });
 
   it('serves Prometheus metrics on /metrics', async () => {

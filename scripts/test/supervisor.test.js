@@ -4,7 +4,7 @@ const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const { once } = require('node:events');
 const { createServer } = require('node:net');
-const { Supervisor, backoffDelay, backoffFromEnv } = require('../supervisor');
+const { Supervisor, backoffDelay, backoffFromEnv, livenessFromEnv } = require('../supervisor');
 
 /** A child that runs `code` (JavaScript) in a fresh node. */
 const spec = (name, code, extra = {}) => ({ name, command: process.execPath, args: ['-e', code], stdio: 'ignore', ...extra });
@@ -162,4 +162,93 @@ test('whenReady() waits for the readiness URL, also after a restart', async (t) 
   dead.start(spec('never', 'process.exit(1)', { readyUrl: `http://127.0.0.1:${await freePort()}/` }));
   await assert.rejects(dead.whenReady('never', 10_000), /never exited \(code 1\) before it was ready/);
   await Promise.all([sup.stop(), dead.stop()]);
+});
+
+/**
+ * A child serving /ready, and /live as `live` says: 'ok', 'hang' (never answers, the loop free),
+ * 'block' (the first /live blocks the event loop for good, with a SIGTERM handler that can never
+ * run, as a service's is), or '503'.
+ */
+function liveServer(port, live) {
+  return `
+    process.on('SIGTERM', () => process.exit(0));
+    require('node:http').createServer((q, s) => {
+      if (q.url === '/ready') return s.end('ok');
+      const live = ${JSON.stringify(live)};
+      if (live === 'ok') return s.end('ok');
+      if (live === '503') { s.statusCode = 503; return s.end('stalled'); }
+      if (live === 'block') for (;;) {}
+      /* hang: no answer */
+    }).listen(${port}, '127.0.0.1');`;
+}
+
+const LIVENESS = {
+  initialDelayMs: 20,
+  readyPollMs: 20,
+  livenessPeriodMs: 30,
+  livenessTimeoutMs: 200,
+  livenessFailures: 3,
+  livenessKillAfterMs: 300,
+};
+
+test('a child whose liveness probe hangs is stopped after K failures in a row and restarted', { timeout: 30_000 }, async (t) => {
+  const lines = [];
+  const port = await freePort();
+  const sup = supervisor(t, { ...LIVENESS, log: quiet(lines) });
+  sup.start(
+    spec('hung', liveServer(port, 'hang'), { readyUrl: `http://127.0.0.1:${port}/ready`, liveUrl: `http://127.0.0.1:${port}/live` }),
+  );
+  await sup.whenReady('hung', 10_000);
+  const firstPid = sup.pid('hung');
+  const [unhealthy] = await once(sup, 'unhealthy');
+  assert.deepEqual([unhealthy.name, unhealthy.pid, unhealthy.failures], ['hung', firstPid, 3]);
+  assert.match(unhealthy.reason, /no answer within 0\.2 s/);
+  const [exit] = await once(sup, 'exit');
+  assert.equal(exit.expected, false);
+  assert.notEqual(exit.restartInMs, null);
+  const [start] = await once(sup, 'start');
+  assert.notEqual(start.pid, firstPid);
+  assert.equal(start.restarts, 1);
+  const log = lines.join('\n');
+  assert.match(log, /hung \(pid \d+\) failed its liveness check \(no answer within 0\.2 s\); 1 of 3 in a row/);
+  assert.match(log, /hung \(pid \d+\) failed its liveness check 3 times in a row .*; stopping it to restart it/);
+  await sup.stop();
+});
+
+test('a child whose event loop is blocked (its SIGTERM handler cannot run) is killed and restarted', { timeout: 30_000 }, async (t) => {
+  const port = await freePort();
+  const sup = supervisor(t, LIVENESS);
+  sup.start(
+    spec('blocked', liveServer(port, 'block'), { readyUrl: `http://127.0.0.1:${port}/ready`, liveUrl: `http://127.0.0.1:${port}/live` }),
+  );
+  await sup.whenReady('blocked', 10_000);
+  const [exit] = await once(sup, 'exit');
+  assert.deepEqual([exit.name, exit.signal, exit.expected], ['blocked', 'SIGKILL', false]);
+  assert.equal((await collect(sup, 'start', 1))[0].restarts, 1);
+  await sup.stop();
+});
+
+test('a child that answers 503 on liveness is restarted; one that answers 200 keeps its pid', { timeout: 30_000 }, async (t) => {
+  const [stalledPort, finePort] = [await freePort(), await freePort()];
+  const sup = supervisor(t, LIVENESS);
+  const urls = (port) => ({ readyUrl: `http://127.0.0.1:${port}/ready`, liveUrl: `http://127.0.0.1:${port}/live` });
+  sup.start(spec('stalled', liveServer(stalledPort, '503'), urls(stalledPort)));
+  sup.start(spec('fine', liveServer(finePort, 'ok'), urls(finePort)));
+  await Promise.all([sup.whenReady('stalled', 10_000), sup.whenReady('fine', 10_000)]);
+  const finePid = sup.pid('fine');
+  // Two restarts of the stalled child: the fine one was probed all that time.
+  const unhealthy = await collect(sup, 'unhealthy', 2);
+  assert.ok(unhealthy.every((e) => e.name === 'stalled' && e.reason === 'HTTP 503'));
+  assert.equal(sup.pid('fine'), finePid);
+  assert.equal(sup.restarts('fine'), 0);
+  assert.deepEqual(await sup.stop(), { clean: true });
+});
+
+test('liveness settings come from the environment and are checked', () => {
+  assert.deepEqual(livenessFromEnv({ LIVENESS_PERIOD_MS: '5000', LIVENESS_FAILURES: '2', LIVENESS_TIMEOUT_MS: '' }), {
+    livenessPeriodMs: 5000,
+    livenessFailures: 2,
+  });
+  assert.throws(() => livenessFromEnv({ LIVENESS_FAILURES: '0' }), /LIVENESS_FAILURES must be a whole number/);
+  assert.throws(() => livenessFromEnv({ LIVENESS_TIMEOUT_MS: 'soon' }), /LIVENESS_TIMEOUT_MS/);
 });

@@ -30,7 +30,10 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
 }
 
-/** A page that fails the test on any uncaught error in the console. */
+/**
+ * A page that fails the test on any uncaught error in the console, and on anything the console's
+ * Content-Security-Policy blocked (Chromium reports each refusal as a console error).
+ */
 export async function openPage(
   browser: Browser,
   viewport: { width: number; height: number },
@@ -45,7 +48,23 @@ export async function openPage(
   page.setDefaultTimeout(15_000);
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(err.message));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) errors.push(msg.text());
+  });
   return { context, page, errors };
+}
+
+/**
+ * Waits until `expression` (JavaScript, evaluated in the page) is truthy. page.waitForFunction
+ * runs its predicate through eval(), which the console's Content-Security-Policy refuses;
+ * page.evaluate goes through the DevTools protocol, which the policy does not govern.
+ */
+export async function waitUntil(page: Page, expression: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await page.evaluate(expression))) {
+    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms in vain for: ${expression}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {

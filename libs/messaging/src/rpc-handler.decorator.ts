@@ -1,6 +1,7 @@
 import { SetMetadata } from '@nestjs/common';
 import type { ClassConstructor } from 'class-transformer';
 import type { RpcCall, RpcContext } from '@docintel/contracts';
+import type { JsonBytes } from './rpc-client';
 
 export const RPC_HANDLER = Symbol('RPC_HANDLER');
 
@@ -10,8 +11,11 @@ export interface RpcHandlerMetadata {
   payload?: ClassConstructor<object>;
 }
 
-/** What a handler of `RpcCall<Req, Res>` may be: it takes the validated payload and answers the reply. */
-export type RpcHandlerMethod<Req, Res> = (payload: Req, ctx: RpcContext) => Res | Promise<Res>;
+/**
+ * What a handler of `RpcCall<Req, Res>` may be: it takes the validated payload and answers the
+ * reply, or the reply's JSON as bytes when it already has them (sent as they are).
+ */
+export type RpcHandlerMethod<Req, Res> = (payload: Req, ctx: RpcContext) => Res | JsonBytes<Res> | Promise<Res | JsonBytes<Res>>;
 
 /**
  * Marks a provider method as the handler of a call defined in contracts (libs/contracts

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Injectable } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import type { NatsConnection } from 'nats';
+import { Client, Pool } from 'pg';
 import { DomainError, ErrorCode, rpc, type NoPayload, type RpcCall, type RpcContext } from '@docintel/contracts';
 import { createLogger, ObservabilityModule } from '@docintel/observability';
 import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
@@ -15,7 +16,11 @@ const S = {
   huge: { subject: 'test.hardening.huge' } as RpcCall<{ bytes: number }, { padding: string }>,
   bigint: rpc<NoPayload, { n: bigint }>('test.hardening.bigint'),
   echo: { subject: 'test.hardening.echo' } as RpcCall<Record<string, unknown>, unknown>,
+  db: { subject: 'test.hardening.db' } as RpcCall<{ failure: 'refused' | 'pool-timeout' | 'syntax' }, unknown>,
 };
+
+/** The database URL of the test run, set before the handlers are called. */
+let databaseUrl = '';
 
 @Injectable()
 class HardeningHandlers {
@@ -32,6 +37,25 @@ class HardeningHandlers {
   @RpcHandler(S.echo)
   echo(payload: unknown) {
     return payload;
+  }
+
+  /** Real node-postgres failures: a server that refuses, a pool with no connection to give, a bad query. */
+  @RpcHandler(S.db)
+  async db({ failure }: { failure: 'refused' | 'pool-timeout' | 'syntax' }) {
+    if (failure === 'refused') {
+      const url = new URL(databaseUrl);
+      url.port = '1';
+      await new Client({ connectionString: url.toString() }).connect();
+    }
+    const pool = new Pool({ connectionString: databaseUrl, max: 1, connectionTimeoutMillis: 100 });
+    const held = await pool.connect();
+    try {
+      if (failure === 'syntax') return await held.query('SELEC 1');
+      return await pool.query('SELECT 1');
+    } finally {
+      held.release();
+      await pool.end();
+    }
   }
 }
 
@@ -70,6 +94,7 @@ describe('RPC server: replies that cannot be sent', () => {
   beforeAll(async () => {
     process.on('unhandledRejection', onUnhandled);
     infra = await startTestInfrastructure('rpchard');
+    databaseUrl = infra.databaseUrl;
     server = await startApp(infra, 'hardened', true);
     clientApp = await startApp(infra, 'caller', false);
     client = clientApp.get(RpcClient);
@@ -113,5 +138,18 @@ describe('RPC server: replies that cannot be sent', () => {
     const err = await rejection(client.call(S.echo, { padding: 'y'.repeat(maxPayload) }, ctx('req-too-big')));
     expect(err.code).toBe(ErrorCode.PAYLOAD_TOO_LARGE);
     expect(err.message).toBe(`The request is too large to pass to the test service (the messaging limit is ${maxPayload} bytes)`);
+  });
+
+  it('answers SERVICE_UNAVAILABLE, not INTERNAL, when the database refuses or has no connection to give', async () => {
+    for (const failure of ['refused', 'pool-timeout'] as const) {
+      const err = await rejection(client.call(S.db, { failure }, ctx(`req-db-${failure}`)));
+      expect({ failure, code: err.code, message: err.message }).toEqual({
+        failure,
+        code: ErrorCode.SERVICE_UNAVAILABLE,
+        message: expect.stringMatching(/^The database is not available right now/),
+      });
+    }
+    // A query that is wrong stays a bug.
+    expect((await rejection(client.call(S.db, { failure: 'syntax' }, ctx('req-db-syntax')))).code).toBe(ErrorCode.INTERNAL);
   });
 });

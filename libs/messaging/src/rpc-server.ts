@@ -12,6 +12,7 @@ import {
   type RpcReply,
 } from '@docintel/contracts';
 import { LOGGER, Metrics, runInSpan, runWithRequestId, startSpan, tracingEnabled, type Logger } from '@docintel/observability';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '@docintel/persistence';
 import { NATS_CONNECTION, NATS_OPTIONS, prefixedSubject, type NatsOptions } from './nats.options';
 import { RPC_HANDLER, type RpcHandlerMetadata } from './rpc-handler.decorator';
 import { traceHeaderReader } from './trace-headers';
@@ -167,6 +168,11 @@ export class RpcServer implements OnApplicationBootstrap, BeforeApplicationShutd
 
   private toErrorPayload(err: unknown, subject: string): ErrorPayload {
     if (err instanceof DomainError) return err.toPayload();
+    if (isDatabaseUnavailable(err)) {
+      // Postgres restarting or out of connections: the caller may try again shortly (503), it is no bug (500).
+      this.logger.warn({ err, subject }, 'database unavailable during an rpc request');
+      return { code: ErrorCode.SERVICE_UNAVAILABLE, message: DATABASE_UNAVAILABLE_MESSAGE, details: [] };
+    }
     const errorId = randomUUID();
     this.logger.error({ err, subject, errorId }, 'unexpected error in rpc handler');
     return {

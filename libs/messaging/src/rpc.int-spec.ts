@@ -9,7 +9,7 @@ import { startTestInfrastructure, type TestInfrastructure } from '@docintel/test
 import type { NatsConnection } from 'nats';
 import { MessagingModule } from './messaging.module';
 import { NATS_CONNECTION, prefixedSubject } from './nats.options';
-import { RpcClient } from './rpc-client';
+import { RpcClient, type JsonBytes } from './rpc-client';
 import { RpcHandler } from './rpc-handler.decorator';
 import { RPC_STATUS_HEADER } from './rpc-reply';
 
@@ -58,6 +58,7 @@ const S = {
   nobody: rpc<NoPayload, unknown>('test.nobody.listens'),
   page: rpc<NoPayload, typeof PAGE>('test.greeting.page'),
   nothing: rpc<NoPayload, void>('test.greeting.nothing'),
+  encodedPage: rpc<NoPayload, typeof PAGE>('test.greeting.encoded-page'),
   /** Answered by a bare NATS subscriber, not an RpcServer. */
   foreign: rpc<NoPayload, unknown>('test.foreign.answer'),
 };
@@ -125,6 +126,12 @@ class GreetingHandlers {
 
   @RpcHandler(S.nothing)
   nothing(): void {}
+
+  /** Spaced as Postgres prints jsonb, so that a second encoding would show. */
+  @RpcHandler(S.encodedPage)
+  encodedPage(): JsonBytes<typeof PAGE> {
+    return Buffer.from(JSON.stringify(PAGE, null, 1));
+  }
 
   @RpcHandler(S.count)
   count(payload: { n: number }) {
@@ -234,6 +241,12 @@ describe('RPC over NATS', () => {
       expect(Buffer.isBuffer(json)).toBe(true);
       expect(json.toString('utf8')).toBe(JSON.stringify(PAGE));
       expect(JSON.parse(json.toString('utf8'))).toEqual(await client.call(S.page, {}, ctx('req-json-call')));
+    });
+
+    it('passes on the JSON bytes a handler answers as they are, which call parses as it parses any reply', async () => {
+      const json = await client.callJson(S.encodedPage, {}, ctx('req-encoded-json'));
+      expect(json.toString('utf8')).toBe(JSON.stringify(PAGE, null, 1));
+      await expect(client.call(S.encodedPage, {}, ctx('req-encoded-call'))).resolves.toEqual(PAGE);
     });
 
     it('resolves with no bytes when the handler returns nothing, where call resolves with undefined', async () => {

@@ -1,6 +1,7 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import { EventLoopMonitor, type EventLoopReport } from './event-loop';
 import { Metrics } from './metrics';
 import { Public } from './public.decorator';
 
@@ -10,6 +11,12 @@ export interface HealthReport {
   status: 'ok' | 'error';
   service: string;
   checks: Record<string, { status: 'up' | 'down'; error?: string }>;
+}
+
+export interface LivenessReport {
+  status: 'ok' | 'error';
+  service: string;
+  checks: { eventLoop: EventLoopReport };
 }
 
 /** Readiness checks that infrastructure modules (NATS, Postgres) register as they come up. */
@@ -65,12 +72,22 @@ export class OperationsController {
   constructor(
     private readonly health: HealthRegistry,
     private readonly metrics: Metrics,
+    private readonly eventLoop: EventLoopMonitor,
   ) {}
 
+  /**
+   * Liveness is about this process only (dependencies belong to readiness): 503 while its event
+   * loop has been stalling longer than the configured delay, so that a supervisor restarts it.
+   */
   @Get('health/live')
-  live(): { status: 'ok'; service: string } {
-    // Liveness only says the event loop answers; dependencies belong to readiness.
-    return { status: 'ok', service: this.health.service };
+  async live(@Res() reply: FastifyReply): Promise<void> {
+    const eventLoop = this.eventLoop.report();
+    const body: LivenessReport = {
+      status: eventLoop.status === 'up' ? 'ok' : 'error',
+      service: this.health.service,
+      checks: { eventLoop },
+    };
+    await reply.status(eventLoop.status === 'up' ? 200 : 503).send(body);
   }
 
   @Get(['health', 'health/ready'])

@@ -5,5 +5,6 @@ export * from './metrics';
 export * from './queue-metrics';
 export * from './tracing';
 export * from './public.decorator';
+export * from './event-loop';
 export * from './health';
 export * from './observability.module';

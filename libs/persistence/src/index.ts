@@ -1,2 +1,3 @@
 export * from './data-source';
 export * from './persistence.module';
+export * from './database-errors';

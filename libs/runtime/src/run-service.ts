@@ -39,7 +39,11 @@ export function infrastructure(
   persistence: Omit<PersistenceOptions, 'url' | 'poolSize'>,
 ): DynamicModule[] {
   return [
-    ObservabilityModule.forRoot({ service, logger }),
+    ObservabilityModule.forRoot({
+      service,
+      logger,
+      liveness: { maxDelayMs: env.LIVENESS_MAX_EVENT_LOOP_DELAY_MS, windowMs: env.LIVENESS_WINDOW_MS },
+    }),
     MessagingModule.forRoot({
       url: env.NATS_URL,
       prefix: env.NATS_PREFIX,

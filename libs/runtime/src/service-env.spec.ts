@@ -58,3 +58,21 @@ describe('ServiceEnv: OpenTelemetry variables', () => {
     expect(problem).toContain(rule);
   });
 });
+
+describe('ServiceEnv: liveness variables', () => {
+  it('defaults to a 5 s event-loop delay limit over 5 s windows', () => {
+    const env = loadConfig(ServiceEnv, {});
+    expect([env.LIVENESS_MAX_EVENT_LOOP_DELAY_MS, env.LIVENESS_WINDOW_MS]).toEqual([5000, 5000]);
+    expect(loadConfig(ServiceEnv, { LIVENESS_MAX_EVENT_LOOP_DELAY_MS: '2000' }).LIVENESS_MAX_EVENT_LOOP_DELAY_MS).toBe(2000);
+  });
+
+  it.each([
+    ['LIVENESS_MAX_EVENT_LOOP_DELAY_MS', 'soon'],
+    ['LIVENESS_MAX_EVENT_LOOP_DELAY_MS', '0'],
+    ['LIVENESS_WINDOW_MS', '10'],
+  ])('rejects %s=%s, naming the variable', (name, value) => {
+    const [problem, ...more] = problems({ [name]: value });
+    expect(more).toEqual([]);
+    expect(problem.startsWith(`${name} (${JSON.stringify(value)}): `)).toBe(true);
+  });
+});

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsNotEmpty, IsNumber, IsOptional, IsString, Max, Min } from 'class-validator';
-import { CommonEnv, IsBooleanVar, IsHttpUrlVar, IsPortVar } from '@docintel/config';
+import { CommonEnv, IsBooleanVar, IsHttpUrlVar, IsIntegerVar, IsPortVar } from '@docintel/config';
 import { otlpTracesUrl, type TracingSettings } from '@docintel/observability';
 
 /** The samplers the OTel SDK builds from OTEL_TRACES_SAMPLER. */
@@ -32,6 +32,23 @@ export class ServiceEnv extends CommonEnv {
 
   @IsString()
   HOST = '127.0.0.1';
+
+  /**
+   * /health/live answers 503 while the event loop was late by more than this in the current or
+   * the previous LIVENESS_WINDOW_MS. Above the longest synchronous step a healthy service takes
+   * (a large PDF's parse, a GC pause on a busy 2-core machine), well below a stall that times
+   * requests out.
+   */
+  @IsIntegerVar(50, 600_000, 'must be an integer number of milliseconds')
+  LIVENESS_MAX_EVENT_LOOP_DELAY_MS = 5000;
+
+  /**
+   * A stall is reported for one to two windows after it ends: long enough for the next probe (every
+   * 10 s) to see it when stalls repeat, short enough that a single stall of a few seconds does not
+   * add up to three failed probes in a row and a restart.
+   */
+  @IsIntegerVar(1000, 600_000, 'must be an integer number of milliseconds')
+  LIVENESS_WINDOW_MS = 5000;
 
   /** Base URL of an OTLP/HTTP receiver (a collector's :4318); spans go to <url>/v1/traces. Tracing is off without it. */
   @IsOptional()

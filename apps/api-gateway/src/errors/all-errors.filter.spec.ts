@@ -4,14 +4,20 @@ import type { Logger } from '@docintel/observability';
 import { AllErrorsFilter } from './all-errors.filter';
 
 /** What the filter sends for `exception` on a request with these headers. */
-function answer(exception: unknown, headers: Record<string, string> = {}): { status: number; body: ErrorBody } {
-  const sent: { status: number; body?: ErrorBody } = { status: 0 };
+function answer(
+  exception: unknown,
+  headers: Record<string, string> = {},
+): { status: number; body: ErrorBody; headers: Record<string, string> } {
+  const sent: { status: number; body?: ErrorBody; headers: Record<string, string> } = { status: 0, headers: {} };
   const reply = {
     status(code: number) {
       sent.status = code;
       return reply;
     },
-    header: () => reply,
+    header(name: string, value: string) {
+      sent.headers[name.toLowerCase()] = value;
+      return reply;
+    },
     send(body: ErrorBody) {
       sent.body = body;
       return reply;
@@ -19,9 +25,9 @@ function answer(exception: unknown, headers: Record<string, string> = {}): { sta
   };
   const request = { id: 'req-1', method: 'POST', url: '/api/core/collections', headers };
   const host = { switchToHttp: () => ({ getResponse: () => reply, getRequest: () => request }) } as unknown as ArgumentsHost;
-  const logger = { error: jest.fn() } as unknown as Logger;
+  const logger = { error: jest.fn(), warn: jest.fn() } as unknown as Logger;
   new AllErrorsFilter(logger).catch(exception, host);
-  return { status: sent.status, body: sent.body as ErrorBody };
+  return { status: sent.status, body: sent.body as ErrorBody, headers: sent.headers };
 }
 
 describe('AllErrorsFilter', () => {
@@ -58,5 +64,37 @@ describe('AllErrorsFilter', () => {
   it('names the body on a 400 fastify raises itself (malformed JSON)', () => {
     const bad = Object.assign(new Error("Body is not valid JSON but content-type is set to 'application/json'"), { statusCode: 400 });
     expect(answer(bad).body).toMatchObject({ status: 400, code: ErrorCode.VALIDATION_FAILED, details: [{ field: '(body)' }] });
+  });
+
+  describe('a dependency that is starting or away', () => {
+    it('answers 503 with Retry-After when no instance of a service subscribes (NATS no responders)', () => {
+      const noResponders = new DomainError(
+        ErrorCode.SERVICE_UNAVAILABLE,
+        'The rules service is not available right now; try again shortly',
+      );
+      const { status, body, headers } = answer(noResponders);
+      expect(status).toBe(503);
+      expect(headers['retry-after']).toBe('5');
+      expect(body).toMatchObject({ status: 503, code: ErrorCode.SERVICE_UNAVAILABLE, message: expect.stringContaining('rules service') });
+      expect(body.errorId).toBeUndefined();
+    });
+
+    it.each([
+      ['the pool timing out', new Error('timeout exceeded when trying to connect')],
+      ['a refused connection', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
+      ['a server starting up (57P03)', Object.assign(new Error('the database system is starting up'), { code: '57P03' })],
+    ])('answers 503 with Retry-After, not 500, for the database: %s', (_what, err) => {
+      const { status, body, headers } = answer(err);
+      expect(status).toBe(503);
+      expect(headers['retry-after']).toBe('5');
+      expect(body).toMatchObject({ code: ErrorCode.SERVICE_UNAVAILABLE, message: expect.stringContaining('database') });
+    });
+
+    it('still answers 500 with an error id, and no Retry-After, for a bug', () => {
+      const { status, body, headers } = answer(new TypeError("Cannot read properties of undefined (reading 'id')"));
+      expect(status).toBe(500);
+      expect(body.errorId).toEqual(expect.any(String));
+      expect(headers['retry-after']).toBeUndefined();
+    });
   });
 });

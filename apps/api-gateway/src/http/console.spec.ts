@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '@docintel/observability';
-import { IMMUTABLE, NOT_BUILT, serveConsole } from './console';
+import { CONSOLE_CSP, IMMUTABLE, NOT_BUILT, serveConsole } from './console';
 
 // @fastify/static requires content-disposition 3, an ES module Node 20.19+ loads with require() but
 // jest's CommonJS runtime cannot; downloads (its only use) are not part of the console.
@@ -50,6 +50,21 @@ describe('serveConsole', () => {
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(res.headers['cache-control']).toBe('no-cache');
       expect(res.body).toBe(INDEX);
+    });
+
+    it('serves every page with a Content-Security-Policy that forbids framing and foreign scripts', async () => {
+      for (const url of ['/', '/files/3f1c5a52-2f7c-4b5e-8d4e-1a2b3c4d5e6f']) {
+        const res = await app.inject({ method: 'GET', url, headers: HTML });
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-security-policy']).toBe(CONSOLE_CSP);
+        expect(res.headers['x-frame-options']).toBe('DENY');
+        expect(res.headers['x-content-type-options']).toBe('nosniff');
+      }
+      const directives = Object.fromEntries(CONSOLE_CSP.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)]));
+      expect(directives['frame-ancestors']).toEqual(["'none'"]);
+      // Scripts only from the gateway itself: no inline script, no other origin (eval for Ajv's compiled schemas).
+      expect(directives['script-src']).toEqual(["'self'", "'unsafe-eval'"]);
+      expect(directives['object-src']).toEqual(["'none'"]);
     });
 
     it('serves hashed assets as immutable for a year', async () => {
@@ -107,6 +122,7 @@ describe('serveConsole', () => {
         expect(res.statusCode).toBe(404);
         expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
         expect(res.body).toBe(NOT_BUILT);
+        expect(res.headers['x-frame-options']).toBe('DENY');
       }
       const api = await app.inject({ method: 'GET', url: '/api/core/nothing', headers: HTML });
       expect(api.json()).toMatchObject({ code: 'NOT_FOUND' });

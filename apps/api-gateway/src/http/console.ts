@@ -14,6 +14,38 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Paths that belong to the API and operations, never to the console, whatever the client accepts. */
 const RESERVED = /^\/(api|v1|health|metrics|assets|internal)(\/|$)/;
 
+/**
+ * The policy of the console's pages. The built app is same-origin files only: scripts and the
+ * pdf.js worker from /assets, API calls to the gateway itself; no inline script and no script
+ * from elsewhere. The rules editor checks a filter as it is typed against the trigger's JSON
+ * Schema with Ajv, which compiles a schema into a function: that needs 'unsafe-eval' (it allows
+ * no script source beyond 'self'). Mantine sets styles inline (style attributes and the <style>
+ * elements of its CSS variables), hence 'unsafe-inline' for styles only; images may be data: (the
+ * icon) or blob: (rendered pages); pdf.js may hand embedded fonts to the browser as data: URLs. No
+ * page may frame the console (clickjacking).
+ */
+export const CONSOLE_CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'unsafe-eval'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Headers of every console page: the policy, X-Frame-Options for browsers without frame-ancestors, no MIME sniffing. */
+export const CONSOLE_PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': CONSOLE_CSP,
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+};
+
 export const NOT_BUILT =
   'The docintel web console is not built.\n' +
   'Run `npm run build` (or `npm run build:console`) and reload this page.\n' +
@@ -31,6 +63,7 @@ export const NOT_BUILT =
  * - Without a build, `/` answers a plain message saying how to build it.
  *
  * index.html is read on each request (it is small) so that a rebuild is picked up without a restart.
+ * Pages carry CONSOLE_PAGE_HEADERS (Content-Security-Policy, X-Frame-Options: DENY).
  */
 export async function serveConsole(fastify: FastifyInstance, logger: Logger, root: string = CONSOLE_DIST): Promise<void> {
   if (!existsSync(join(root, 'index.html'))) {
@@ -48,6 +81,7 @@ export async function serveConsole(fastify: FastifyInstance, logger: Logger, roo
   });
 
   const sendIndex = async (reply: FastifyReply): Promise<FastifyReply> => {
+    void reply.headers(CONSOLE_PAGE_HEADERS);
     let html: Buffer;
     try {
       html = await readFile(join(root, 'index.html'));

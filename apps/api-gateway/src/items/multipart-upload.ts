@@ -15,6 +15,7 @@ import {
 import { RpcClient } from '@docintel/messaging';
 import { SERVICE_ENV } from '@docintel/runtime';
 import type { GatewayEnv } from '../gateway.env';
+import { watchFileNameLineBreak } from './file-name-line-break';
 import { guardSize } from './size-guard';
 import { StorageTransferClient } from './storage-transfer.client';
 
@@ -49,9 +50,13 @@ export class MultipartUpload {
     if (dirProblems.length) throw invalid(dirProblems);
     const maxBytes = this.env.MAX_UPLOAD_BYTES;
 
+    // In the tick of the parser's pipe (req.file() pipes before its first await): no byte is missed.
+    const fileNameWatch = watchFileNameLineBreak(req.raw, req.headers['content-type']);
     const part = await req.file({ limits: { fileSize: maxBytes, files: 1 } }).catch((err) => {
+      fileNameWatch.stop();
       throw parserError(err as Error);
     });
+    fileNameWatch.stop();
     if (!part) {
       throw invalid([
         {
@@ -66,6 +71,10 @@ export class MultipartUpload {
     try {
       if (part.fieldname !== 'file')
         throw invalid([{ field: 'file', problem: `is required: the file part is named "${part.fieldname}", not "file"` }]);
+      if (fileNameWatch.lineBreakInFileName) {
+        // The parser kept only the name's first line: refuse rather than store a truncated name.
+        throw invalid([{ field: 'file', problem: 'name must not contain a line break (CR or LF)' }]);
+      }
       const name = part.filename;
       if (!name) throw invalid([{ field: 'file', problem: 'needs a file name (filename in its Content-Disposition)' }]);
       if (name.includes('/')) throw invalid([{ field: 'file', problem: "name must be a file name, not a path: it must not contain '/'" }]);
