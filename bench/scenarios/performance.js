@@ -69,6 +69,12 @@ function summaryRows(requests, bytes, opts) {
       pass: requests.listRatio >= TARGETS.minListThroughputRatio,
     },
     {
+      path: `GET /files, page ${requests.deep.page + 1} of ${requests.deep.files.toLocaleString('en-US')} files (seeded in SQL), one request at a time: gateway vs bare`,
+      measured: `p95 ${rows.deepGateway.p95.toFixed(1)} ms (p50 ${rows.deepGateway.p50.toFixed(1)}); bare p95 ${rows.deepBare.p95.toFixed(1)} ms`,
+      goal: `p95 under ${TARGETS.maxDeepPageP95Ms} ms`,
+      pass: rows.deepGateway.p95 < TARGETS.maxDeepPageP95Ms,
+    },
+    {
       path: `${bytes.sizeMiB} MiB upload through the gateway vs cp + fsync`,
       measured: `${pct(upVsCpSync)} (${mibps(bytes, bytes.upload).toFixed(0)} MiB/s); bare Node: ${pct(bytes.cpSync.seconds / bytes.bareUpload.seconds)} (${mibps(bytes, bytes.bareUpload).toFixed(0)} MiB/s)`,
       goal: `at least ${transfers.THROUGHPUT_TARGET * 100}%`,

@@ -9,6 +9,11 @@
  * -> NATS -> indexing-service (provider check cached for 1 s) -> Postgres, beside a bare Fastify + pg
  * handler running the same page query (with its window count). indexing-service and rules-engine
  * start only after the provider rows are measured, so those rows see the same processes as before.
+ *
+ * Then deep paging: a second namespace gets DEEP_FILES IndexedFile rows of the same provider,
+ * inserted directly in SQL (copies of a real indexed file under new names; seeding is not the
+ * product's path, the list is), with no ANALYZE afterwards, and page DEEP_PAGE is read one request
+ * at a time through the gateway and from the bare server, for p50/p95.
  */
 const { mkdtempSync, mkdirSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
@@ -22,11 +27,17 @@ const { measure } = require('../lib/load');
 const { measureNats } = require('../lib/nats-load');
 const { createToken, startApp, startProcess, REPO_ROOT } = require('../lib/processes');
 
-const TARGETS = { minThroughputRatio: 0.4, maxGatewayP99Ms: 25, minListThroughputRatio: 0.4 };
+const TARGETS = { minThroughputRatio: 0.4, maxGatewayP99Ms: 25, minListThroughputRatio: 0.4, maxDeepPageP95Ms: 50 };
 /** IndexedFiles seeded for the list; the measured page is the first LIST_PAGE_SIZE of them by name. */
 const LIST_FILES = 30;
 const LIST_PAGE_SIZE = 20;
 const SETTLE_TIMEOUT_MS = 5 * 60_000;
+/** The deep-paging namespace's files and the page read (0-based: 19 is the 20th page). */
+const DEEP_FILES = 100_000;
+const DEEP_PAGE = 19;
+const DEEP_REQUESTS = 400;
+const DEEP_WARMUP_REQUESTS = 40;
+const DEEP_NAMESPACE = 'bench-deep';
 const PROFILE_DIR = join(REPO_ROOT, 'bench/results/profiles');
 const TITLE = 'Providers: GET /api/core/providers/{id} and GET /api/core/files';
 
@@ -113,6 +124,66 @@ async function namespaceOfFiles(databaseUrl, providerId) {
   }
 }
 
+/**
+ * Copies the template file `DEEP_FILES` times into the namespace, under new ids, keys and names,
+ * in one INSERT (every other column, its pipeline record included, as the template has it).
+ */
+async function seedDeepNamespace(databaseUrl, templateId, namespaceId) {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `SELECT column_name FROM information_schema.columns WHERE table_schema = 'indexing' AND table_name = 'files' ORDER BY ordinal_position`,
+    );
+    const replaced = {
+      id: 'gen_random_uuid()',
+      namespace_id: '$2::uuid',
+      namespace_name: '$3::text',
+      key: `'deep/' || lpad(i::text, 6, '0') || '.txt'`,
+      name: `'deep-' || lpad(i::text, 6, '0') || '.txt'`,
+      policy_id: 'gen_random_uuid()',
+      created_time: 't.created_time + i',
+    };
+    const columns = rows.map((r) => r.column_name);
+    const values = columns.map((c) => replaced[c] ?? `t.${c}`);
+    await client.query(
+      `INSERT INTO indexing.files (${columns.join(', ')})
+       SELECT ${values.join(', ')} FROM indexing.files t, generate_series(1, $4::int) AS i WHERE t.id = $1`,
+      [templateId, namespaceId, DEEP_NAMESPACE, DEEP_FILES],
+    );
+  } finally {
+    await client.end();
+  }
+}
+
+async function namespaceIdOf(databaseUrl, name) {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT id FROM identity.namespaces WHERE name = $1', [name]);
+    if (rows.length !== 1) throw new Error(`namespace ${name} not found`);
+    return rows[0].id;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Latency of one request at a time (ms): p50 and p95 over `count` requests after `warmup` unmeasured ones. */
+async function sequentialLatency(url, headers, count, warmup) {
+  const times = [];
+  for (let i = 0; i < warmup + count; i++) {
+    throwIfInterrupted();
+    const started = process.hrtime.bigint();
+    const res = await fetch(url, { headers });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}`);
+    if (i >= warmup) times.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)];
+  return { requests: count, p50: at(0.5), p95: at(0.95), max: times[times.length - 1] };
+}
+
 async function run(opts, log) {
   const infra = await startInfrastructure('providers');
   const workDir = mkdtempSync(join(tmpdir(), 'docintel-bench-'));
@@ -137,6 +208,10 @@ async function run(opts, log) {
   const shared = { postgres: 'postgres', 'nats-server': 'nats-server' };
   const say = (what) => log(`${what}: ${opts.warmupS} s warm-up + ${opts.durationS} s at ${opts.connections} connections`);
   const rows = {};
+  let deepNamespaceId;
+  let deepSeedS = 0;
+  let deepPath;
+  let deepExpected;
   let listChanged = false;
   let listBodyBytes = 0;
   try {
@@ -202,6 +277,28 @@ async function run(opts, log) {
     const listAfter = await getJson(`${gateway.url}${listPath}`, auth);
     listChanged = !isDeepStrictEqual(listAfter, expectedList);
     if (listChanged) log('warning: the files list changed during its measurement');
+
+    // Deep paging, in a namespace of its own so that the rows above keep their 30 files.
+    const deepAuth = { authorization: `Bearer ${await createToken(env, DEEP_NAMESPACE, 'bench@example.com')}` };
+    deepNamespaceId = await namespaceIdOf(infra.databaseUrl, DEEP_NAMESPACE);
+    log(`seeding ${DEEP_FILES} IndexedFile rows in SQL in namespace ${DEEP_NAMESPACE}`);
+    const deepSeedStarted = Date.now();
+    await seedDeepNamespace(infra.databaseUrl, expectedList.data[0].id.id, deepNamespaceId);
+    deepSeedS = (Date.now() - deepSeedStarted) / 1000;
+    deepPath = `/api/core/files?providerId=${providerId}&page=${DEEP_PAGE}&pageSize=${LIST_PAGE_SIZE}`;
+    deepExpected = await getJson(`${gateway.url}${deepPath}`, deepAuth);
+    const firstDeep = `deep-${String(DEEP_PAGE * LIST_PAGE_SIZE + 1).padStart(6, '0')}.txt`;
+    if (
+      deepExpected.totalElements !== DEEP_FILES ||
+      deepExpected.data.length !== LIST_PAGE_SIZE ||
+      deepExpected.data[0].name !== firstDeep
+    ) {
+      throw new Error(
+        `the deep page has ${deepExpected.data.length} of ${deepExpected.totalElements} files, from ${deepExpected.data[0]?.name}`,
+      );
+    }
+    log(`page ${DEEP_PAGE + 1} of ${DEEP_FILES} files through the gateway: ${DEEP_REQUESTS} requests one at a time`);
+    rows.deepGateway = await sequentialLatency(`${gateway.url}${deepPath}`, deepAuth, DEEP_REQUESTS, DEEP_WARMUP_REQUESTS);
     // Only one contender runs at a time, so neither takes CPU from the other.
     while (started.length) await started.pop().stop();
 
@@ -229,6 +326,18 @@ async function run(opts, log) {
     }
     say('bare list');
     rows.listBare = await measure({ url: `${bareList.url}${listPath}`, cpu: { bare: bareList.pid, ...shared }, ...load });
+    await started.pop().stop();
+
+    const bareDeep = await startProcess('bare-deep', join(__dirname, '../servers/bare-files.js'), {
+      env: { DATABASE_URL: infra.databaseUrl, NAMESPACE_ID: deepNamespaceId },
+      nodeArgs: nodeArgs('bare-deep'),
+    });
+    started.push(bareDeep);
+    const bareDeepBody = await getJson(`${bareDeep.url}${deepPath}`);
+    if (!isDeepStrictEqual(bareDeepBody, deepExpected))
+      throw new Error('the bare server answers the deep page differently from the gateway');
+    log(`page ${DEEP_PAGE + 1} of ${DEEP_FILES} files from the bare server: ${DEEP_REQUESTS} requests one at a time`);
+    rows.deepBare = await sequentialLatency(`${bareDeep.url}${deepPath}`, {}, DEEP_REQUESTS, DEEP_WARMUP_REQUESTS);
   } finally {
     const stops = await Promise.allSettled(started.map((p) => p.stop()));
     rmSync(workDir, { recursive: true, force: true });
@@ -255,6 +364,11 @@ async function run(opts, log) {
       measured: `${(listRatio * 100).toFixed(1)}%`,
       pass: listRatio >= TARGETS.minListThroughputRatio,
     },
+    {
+      target: `list page ${DEEP_PAGE + 1} of ${DEEP_FILES.toLocaleString('en-US')} files: gateway p95 < ${TARGETS.maxDeepPageP95Ms} ms`,
+      measured: `${round1(rows.deepGateway.p95)} ms`,
+      pass: rows.deepGateway.p95 < TARGETS.maxDeepPageP95Ms,
+    },
     { target: 'no failed requests', measured: `${failed}`, pass: failed === 0 },
   ];
   return {
@@ -262,6 +376,7 @@ async function run(opts, log) {
     ratio,
     listRatio,
     list: { files: LIST_FILES, pageSize: LIST_PAGE_SIZE, bodyBytes: listBodyBytes, changedDuringMeasurement: listChanged },
+    deep: { files: DEEP_FILES, page: DEEP_PAGE, pageSize: LIST_PAGE_SIZE, requests: DEEP_REQUESTS, seedS: deepSeedS },
     checks,
     pass: checks.every((c) => c.pass),
   };
@@ -271,7 +386,7 @@ const LABELS = {
   gateway: 'gateway: HTTP → api-gateway (token check, cached for AUTH_CACHE_MS) → NATS → storage-service (providers in memory)',
   bare: 'bare: one Fastify process, pg, same row read, no auth',
   listGateway: `list: HTTP → api-gateway → NATS → indexing-service (provider check cached for 1 s) → Postgres, the page's JSON passed on unparsed, ${LIST_PAGE_SIZE} of ${LIST_FILES} files`,
-  listBare: 'list bare: one Fastify process, pg, the same page query with its window count, no auth',
+  listBare: 'list bare: one Fastify process, pg, the same page query and total, no auth',
   storageHop: 'hop: NATS request → storage-service providers.get (providers in memory; no HTTP, no auth)',
   natsHop: 'hop: NATS request → storage-service ping',
   httpHop: 'hop: HTTP → api-gateway GET /health/live (no auth, no NATS, no Postgres)',
@@ -347,6 +462,24 @@ function markdown(result, opts, machine) {
     '|---|---:|---|',
     ...result.checks.map((c) => `| ${c.target} | ${c.measured} | ${c.pass ? 'pass' : '**FAIL**'} |`),
   ];
+  if (rows.deepGateway) {
+    const d = result.deep;
+    const deepRow = (label, r) => `| ${label} | ${round1(r.p50)} | ${round1(r.p95)} | ${round1(r.max)} |`;
+    lines.push(
+      '',
+      `### Deep paging: page ${d.page + 1} of ${d.files.toLocaleString('en-US')} files`,
+      '',
+      `\`GET /api/core/files?providerId=…&page=${d.page}&pageSize=${d.pageSize}\` in a namespace of ${d.files.toLocaleString('en-US')} IndexedFiles ` +
+        `of one provider, ${d.requests} requests one at a time after ${DEEP_WARMUP_REQUESTS} unmeasured. The files were inserted directly ` +
+        `in SQL (${d.seedS.toFixed(1)} s; copies of one indexed file under new names): seeding is not the product's path, the list is. ` +
+        'No ANALYZE ran after the seeding (autovacuum is off on this machine), so the plan does not rest on fresh statistics.',
+      '',
+      '| path | p50 (ms) | p95 (ms) | max (ms) |',
+      '|---|---:|---:|---:|',
+      deepRow('gateway: HTTP → api-gateway → NATS → indexing-service → Postgres', rows.deepGateway),
+      deepRow('bare: one Fastify process, pg, the same page query and total, no auth', rows.deepBare),
+    );
+  }
   if (noisy.length) {
     lines.push(
       '',

@@ -2,8 +2,8 @@
 /*
  * The floor the files list through the gateway is compared with: one Fastify process that reads a
  * page of a provider's IndexedFiles with pg and answers the same JSON, with no auth, no NATS, no
- * provider check and no Nest. Like the service it reads the page and the total in one query (a
- * window count), ordered as the default listing is (lower(name), id). The
+ * provider check and no Nest. Like the service it reads the page and the total in one query,
+ * ordered as the default listing is (lower(name), id). The
  * namespace is fixed by NAMESPACE_ID, since there is no token to take it from. Run as its own
  * process by the providers scenario (PORT, DATABASE_URL, DATABASE_POOL_SIZE, NAMESPACE_ID).
  */
@@ -20,15 +20,14 @@ const pool = new Pool({
   max: Number(process.env.DATABASE_POOL_SIZE) || 10,
 });
 // The columns the API shows (indexing-service's toIndexedFileDto), not the pipeline's bookkeeping.
-const PAGE = `SELECT id, created_time, owner_id, policy_id, provider_id, name, key, size, checksum, media_type,
-                     extension, indexed, match_computed, title, authors, description, status, error_message,
-                     owner_first_name, owner_last_name, owner_email, owner_avatar_url, provider_name, additional_info,
-                     count(*) OVER () AS total
-                FROM indexing.files
-               WHERE namespace_id = $1 AND provider_id = $2
-               ORDER BY lower(name) ASC, id ASC
-              OFFSET $3 LIMIT $4`;
-const COUNT = `SELECT count(*) AS n FROM indexing.files WHERE namespace_id = $1 AND provider_id = $2`;
+// As indexing-service reads it: the page along the sort's index (provider_files_page) and the total
+// from the counter the files triggers keep, in one statement.
+const PAGE = `SELECT f.id, f.created_time, f.owner_id, f.policy_id, f.provider_id, f.name, f.key, f.size, f.checksum, f.media_type,
+                     f.extension, f.indexed, f.match_computed, f.title, f.authors, f.description, f.status, f.error_message,
+                     f.owner_first_name, f.owner_last_name, f.owner_email, f.owner_avatar_url, f.provider_name, f.additional_info,
+                     c.n AS total
+                FROM (SELECT COALESCE((SELECT n FROM indexing.provider_file_counts WHERE namespace_id = $1 AND provider_id = $2), 0) AS n) c
+                LEFT JOIN indexing.provider_files_page($1, $2, 'name', false, $3, $4) f ON true`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const bigint = (v) => (v === null ? null : Number(v));
 
@@ -84,8 +83,9 @@ app.get('/api/core/files', async (request, reply) => {
     return { data: [], totalPages: 0, totalElements: 0, hasNext: false };
   }
   const { rows } = await pool.query(PAGE, [namespaceId, providerId, page * pageSize, pageSize]);
-  // Past the last page there is no row to carry the total: then it takes a count, as the service does.
-  const total = rows.length ? Number(rows[0].total) : Number((await pool.query(COUNT, [namespaceId, providerId])).rows[0].n);
+  const total = Number(rows[0].total);
+  // An empty page still has its one row: the counter's, with no file.
+  if (rows[0].id === null) rows.length = 0;
   const totalPages = Math.ceil(total / pageSize);
   return { data: rows.map(toDto), totalPages, totalElements: total, hasNext: page + 1 < totalPages };
 });

@@ -16,7 +16,7 @@ import {
   type Page,
   type RpcContext,
 } from '@docintel/contracts';
-import { RpcHandler } from '@docintel/messaging';
+import { RpcHandler, type JsonBytes } from '@docintel/messaging';
 import { FilesService } from './files.service';
 
 @Injectable()
@@ -24,7 +24,7 @@ export class FilesHandler {
   constructor(private readonly files: FilesService) {}
 
   @RpcHandler(FilesList)
-  list(query: ListFilesQueryDto, ctx: RpcContext): Promise<Page<IndexedFileDto>> {
+  list(query: ListFilesQueryDto, ctx: RpcContext): Promise<JsonBytes<Page<IndexedFileDto>>> {
     return this.files.list(ctx, query);
   }
 

@@ -4,6 +4,7 @@ import { DataSource, type Repository } from 'typeorm';
 import type { FileSortField, SortOrder } from '@docintel/contracts';
 import { containsPattern, isUuid } from '../tenancy';
 import { IndexedFileEntity } from './indexed-file.entity';
+import type { IndexedFileListRow } from './indexed-file.mapper';
 
 const SORT_COLUMNS: Record<FileSortField, string> = {
   name: 'lower(f.name)',
@@ -11,6 +12,17 @@ const SORT_COLUMNS: Record<FileSortField, string> = {
   createdTime: 'f.created_time',
   size: 'f.size',
 };
+
+/**
+ * The columns indexedFilePageJson shows, named as the entity's properties; bigints as float8 so that
+ * pg gives numbers (epoch milliseconds and byte sizes are exact in a double), the pipeline record as text.
+ */
+const SHOWN_COLUMNS = `f.id, f.created_time::float8 AS "createdTime", f.owner_id AS "ownerId", f.policy_id AS "policyId",
+  f.provider_id AS "providerId", f.name, f.key, f.size::float8 AS size, f.checksum, f.media_type AS "mediaType", f.extension,
+  f.indexed, f.match_computed AS "matchComputed", f.title, f.status, f.error_message AS "errorMessage",
+  f.owner_first_name AS "ownerFirstName", f.owner_last_name AS "ownerLastName", f.owner_email AS "ownerEmail",
+  f.owner_avatar_url AS "ownerAvatarUrl", f.provider_name AS "providerName", f.description, f.authors,
+  f.additional_info::text AS "additionalInfoJson"`;
 
 /** What a new IndexedFile is made of: the provider item and who asks. */
 export interface NewIndexedFile {
@@ -101,28 +113,95 @@ export class FilesRepository {
     return this.repo.findOneBy({ namespaceId: namespace, id });
   }
 
+  /**
+   * A page of the files of a provider or a collection, with the total. A provider's page is a range
+   * of the index that matches the sort ((namespace, provider, sort column, id), read by
+   * provider_files_page whatever the planner's statistics say), so page 20 reads 400 index entries,
+   * not every file. Without a name filter the total is the counter the triggers of FileListCounts
+   * keep, read in the same statement (one snapshot); with one, the matching rows are counted, as the
+   * filter bounds them.
+   */
   async list(namespace: string, scope: FileScope, query: FileListQuery): Promise<{ rows: IndexedFileEntity[]; total: number }> {
+    if ('providerId' in scope && !isUuid(scope.providerId)) return { rows: [], total: 0 };
+    if ('collectionId' in scope && !isUuid(scope.collectionId)) return { rows: [], total: 0 };
+    if ('providerId' in scope && !query.q) return this.providerPage(namespace, scope.providerId, query);
+
     const qb = this.repo.createQueryBuilder('f').where('f.namespace_id = :namespace', { namespace });
+    let counter: string;
     if ('providerId' in scope) {
-      if (!isUuid(scope.providerId)) return { rows: [], total: 0 };
       qb.andWhere('f.provider_id = :providerId', { providerId: scope.providerId });
+      counter = 'SELECT n FROM provider_file_counts WHERE namespace_id = :namespace AND provider_id = :providerId';
     } else {
-      if (!isUuid(scope.collectionId)) return { rows: [], total: 0 };
       qb.innerJoin('collection_files', 'cf', 'cf.file_id = f.id AND cf.collection_id = :collectionId', {
         collectionId: scope.collectionId,
       });
+      counter = 'SELECT n FROM collection_file_counts WHERE collection_id = :collectionId';
     }
     if (query.q) qb.andWhere('f.name ILIKE :pattern', { pattern: containsPattern(query.q) });
     const direction = query.sortOrder === 'desc' ? 'DESC' : 'ASC';
     qb.orderBy(SORT_COLUMNS[query.sortBy], direction).addOrderBy('f.id', direction);
-    // One query for the page and the total (a window count); a second only when the page is past the end.
     const { entities, raw } = await qb
-      .addSelect('count(*) OVER ()', 'total')
+      .addSelect(query.q ? 'count(*) OVER ()' : `COALESCE((${counter}), 0)`, 'total')
       .offset(query.page * query.pageSize)
       .limit(query.pageSize)
       .getRawAndEntities<{ total: string }>();
     if (entities.length) return { rows: entities, total: Number(raw[0].total) };
-    return { rows: [], total: query.page === 0 ? 0 : await qb.offset(undefined).limit(undefined).getCount() };
+    if (query.page === 0) return { rows: [], total: 0 };
+    // Past the last page no row carries the total.
+    if (query.q) return { rows: [], total: await qb.offset(undefined).limit(undefined).getCount() };
+    const [sql, params] = this.ds.driver.escapeQueryWithParameters(`SELECT COALESCE((${counter}), 0) AS n`, qb.getParameters(), {});
+    const [{ n }] = (await this.ds.query(sql, params)) as Array<{ n: string }>;
+    return { rows: [], total: Number(n) };
+  }
+
+  /**
+   * A page of a provider's files (no filter) with the shown fields only and the pipeline record as
+   * JSON text, for indexedFilePageJson; the same rows, order and total as list().
+   */
+  async listProviderPage(
+    namespace: string,
+    providerId: string,
+    query: Omit<FileListQuery, 'q'>,
+  ): Promise<{ rows: IndexedFileListRow[]; total: number }> {
+    if (!isUuid(providerId)) return { rows: [], total: 0 };
+    const raw = await this.readProviderPage<IndexedFileListRow>(SHOWN_COLUMNS, namespace, providerId, query);
+    return { rows: raw[0].id === null ? [] : raw, total: Number(raw[0].list_total) };
+  }
+
+  private async providerPage(
+    namespace: string,
+    providerId: string,
+    query: FileListQuery,
+  ): Promise<{ rows: IndexedFileEntity[]; total: number }> {
+    const raw = await this.readProviderPage<Record<string, unknown>>('f.*', namespace, providerId, query);
+    return { rows: raw[0].id === null ? [] : raw.map((r) => this.hydrate(r)), total: Number(raw[0].list_total) };
+  }
+
+  /**
+   * The page's rows with the counter beside each; an empty page still has its one row, the
+   * counter's, with every file column null.
+   */
+  private readProviderPage<Row>(
+    columns: string,
+    namespace: string,
+    providerId: string,
+    query: Omit<FileListQuery, 'q'>,
+  ): Promise<Array<Row & { list_total: string }>> {
+    return this.ds.query(
+      `SELECT ${columns}, c.n AS list_total
+         FROM (SELECT COALESCE((SELECT n FROM provider_file_counts WHERE namespace_id = $1 AND provider_id = $2), 0) AS n) c
+         LEFT JOIN provider_files_page($1, $2, $3, $4, $5, $6) f ON true`,
+      [namespace, providerId, query.sortBy, query.sortOrder === 'desc', query.page * query.pageSize, query.pageSize],
+    );
+  }
+
+  /** An entity from a row of files read with raw SQL, as TypeORM would build it (transformers applied). */
+  private hydrate(row: Record<string, unknown>): IndexedFileEntity {
+    const entity = this.repo.create();
+    for (const column of this.repo.metadata.columns) {
+      column.setEntityValue(entity, this.ds.driver.prepareHydratedValue(row[column.databaseName], column));
+    }
+    return entity;
   }
 
   /**

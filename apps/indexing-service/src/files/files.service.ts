@@ -3,7 +3,6 @@ import {
   DomainError,
   keyExtension,
   keyName,
-  toPage,
   type CreateIndexedFileRequest,
   type IndexedFileDto,
   type ListFilesQueryDto,
@@ -11,11 +10,12 @@ import {
   type Page,
   type RpcContext,
 } from '@docintel/contracts';
+import type { JsonBytes } from '@docintel/messaging';
 import { requireNamespace, requireUser } from '../tenancy';
 import { FilesRepository } from './files.repository';
 import { INDEXATION_REQUESTS, type IndexationRequests } from '../indexation/indexation-requests';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
-import { toIndexedFileDto } from './indexed-file.mapper';
+import { indexedFilePageJson, toIndexedFileDto } from './indexed-file.mapper';
 import { OntologiesRepository } from './ontologies.repository';
 import { StorageClient } from './storage.client';
 
@@ -31,21 +31,20 @@ export class FilesService {
     @Inject(INDEXATION_REQUESTS) private readonly indexation: IndexationRequests,
   ) {}
 
-  /** The files created from one provider; 404/403 come from storage when the provider is unknown or not shared. */
-  async list(ctx: RpcContext, query: ListFilesQueryDto): Promise<Page<IndexedFileDto>> {
+  /**
+   * The files created from one provider, as the page's JSON (indexedFilePageJson); 404/403 come
+   * from storage when the provider is unknown or not shared.
+   */
+  async list(ctx: RpcContext, query: ListFilesQueryDto): Promise<JsonBytes<Page<IndexedFileDto>>> {
     const namespace = requireNamespace(ctx);
     await this.storage.checkProvider(ctx, query.providerId);
-    const { rows, total } = await this.files.list(
-      namespace,
-      { providerId: query.providerId },
-      {
-        page: query.page,
-        pageSize: query.pageSize,
-        sortBy: query.sortProperty ?? 'name',
-        sortOrder: query.sortOrder === 'DESC' ? 'desc' : 'asc',
-      },
-    );
-    return toPage(rows.map(toIndexedFileDto), total, query.page, query.pageSize);
+    const { rows, total } = await this.files.listProviderPage(namespace, query.providerId, {
+      page: query.page,
+      pageSize: query.pageSize,
+      sortBy: query.sortProperty ?? 'name',
+      sortOrder: query.sortOrder === 'DESC' ? 'desc' : 'asc',
+    });
+    return indexedFilePageJson(rows, total, query.page, query.pageSize);
   }
 
   /**
