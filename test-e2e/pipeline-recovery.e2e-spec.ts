@@ -1,5 +1,5 @@
 import { TestStack, type AppName, type RunningApp } from '@docintel/testing';
-import { eventually, Indexer } from './support/indexing';
+import { eventually, Indexer, type IndexedFile } from './support/indexing';
 
 /**
  * A replica that stops while it parses never costs a file: stopped gracefully, it gives the request
@@ -60,4 +60,38 @@ describe('indexation survives the replica that parses it', () => {
     const next = await stack.startApp('indexing-service' as AppName, env);
     replicas.splice(replicas.indexOf(parsing), 1, { key: `indexing-service#${next.port}`, app: next });
   });
+
+  it('killed (SIGKILL) while files wait behind it: after the restart every file ends SUCCESS', async () => {
+    // One replica with one parser thread, so that files queue behind the one being parsed (a busy
+    // queue, as in a big batch), and a sweeper that finds a silent worker within seconds: the killed
+    // file's redelivery waits behind the queue for longer than that.
+    for (const r of replicas.splice(0)) await stack.stopApp(r.key);
+    const busy = { ...env, PARSE_POOL_SIZE: '1', SWEEP_INTERVAL_SECONDS: '1', SWEEP_STALE_RUNNING_SECONDS: '10' };
+    const keyOf = (app: RunningApp) => [...stack.apps.entries()].find(([, a]) => a === app)![0];
+    const first = await stack.startApp('indexing-service' as AppName, busy);
+    const files: IndexedFile[] = [];
+    for (let i = 0; i < 4; i++) files.push(await acme.index(`recovery/busy-${i}.tiff`, { corpus: 'images/docling_2206.01062.tiff' }));
+    const running = await eventually(
+      'a file RUNNING',
+      async () => {
+        for (const f of files) if ((await acme.get(f.id.id)).lastIndexationInfos.status === 'RUNNING') return f.id.id;
+        return undefined;
+      },
+      (id) => id !== undefined,
+    );
+    expect(running).toBeDefined();
+    await stack.stopApp(keyOf(first), 'SIGKILL');
+    const restarted = await stack.startApp('indexing-service' as AppName, busy);
+    replicas.push({ key: keyOf(restarted), app: restarted });
+
+    for (const f of files) {
+      const done = await acme.settled(f.id.id, 240_000);
+      expect({ file: f.name, ...done.lastIndexationInfos }).toEqual({
+        file: f.name,
+        status: 'SUCCESS',
+        errorMessage: null,
+        errorTraceback: null,
+      });
+    }
+  }, 600_000);
 });

@@ -280,6 +280,7 @@ test("the chart's table of consumers matches the code: streams, consumers per re
     if (typeof c.concurrency === 'number') assert.equal(chart[name].concurrency, c.concurrency, `${name}: consumers per replica`);
     else {
       assert.equal(chart[name].concurrencyVar, c.concurrency, `${name}: consumers per replica from ${c.concurrency}`);
+      assert.equal(chart[name].extra ?? 0, c.extra ?? 0, `${name}: consumers beyond ${c.concurrency}`);
       const envFile = c.app === 'indexing-service' ? 'apps/indexing-service/src/indexing.env.ts' : 'apps/job-orchestrator/src/jobs.env.ts';
       const fallback = envDefault(envFile, c.concurrency);
       // PARSE_POOL_SIZE defaults to one per core, which the chart refuses: it must be set.
@@ -328,7 +329,8 @@ for (const set of ['defaults', 'prefix, no job-agent, fixed replicas', 'gateway 
         assert.equal(c.app, container(d).args[0], `${app}: ${durable} is consumed by this app`);
         if (c.queue) assert.ok(queues.includes(c.queue), `${app}: ${durable}'s queue ${c.queue} is in JOB_QUEUES`);
         const perReplica =
-          typeof c.concurrency === 'number'
+          (c.extra ?? 0) +
+          (typeof c.concurrency === 'number'
             ? c.concurrency
             : Number(
                 plainEnv(d, c.concurrency) ??
@@ -336,7 +338,7 @@ for (const set of ['defaults', 'prefix, no job-agent, fixed replicas', 'gateway 
                     c.app === 'indexing-service' ? 'apps/indexing-service/src/indexing.env.ts' : 'apps/job-orchestrator/src/jobs.env.ts',
                     c.concurrency,
                   ),
-              );
+              ));
         assert.ok(
           Number(t.metadata.lagThreshold) >= perReplica * c.fetch,
           `${app}: ${durable} lagThreshold ${t.metadata.lagThreshold} >= ${perReplica * c.fetch} held by a busy replica`,

@@ -209,10 +209,17 @@ function durableConsumers() {
       const durable = /durable: '(\w+)'/.exec(options)?.[1];
       if (!durable) continue;
       const concurrency = /concurrency: ([^,\n]+)/.exec(options)?.[1].trim();
+      // `(env) => parserThreads(env) + 1`: the variable behind the function, and consumers beyond it.
+      const plus = /^\(env\) => (\w+)\(env\) \+ (\d+)$/.exec(concurrency ?? '');
       out[durable] = {
         app: 'indexing-service',
         message: /message: (\w+\.\w+)/.exec(options)[1],
-        concurrency: /^\d+$/.test(concurrency ?? '1') ? Number(concurrency ?? 1) : concurrencyVariable(concurrency),
+        concurrency: plus
+          ? concurrencyVariable(plus[1])
+          : /^\d+$/.test(concurrency ?? '1')
+            ? Number(concurrency ?? 1)
+            : concurrencyVariable(concurrency),
+        extra: plus ? Number(plus[2]) : 0,
         fetch: Number(/maxMessages: (\d+)/.exec(options)?.[1] ?? 4),
       };
     }

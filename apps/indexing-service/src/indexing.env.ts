@@ -16,6 +16,13 @@ export class IndexingEnv extends ServiceEnv {
   @IsIntegerVar(0, 64, 'must be an integer')
   PARSE_POOL_SIZE = 0;
 
+  /**
+   * A file of at least this many bytes is large: large files are parsed one at a time, each in a
+   * thread of its own that ends with it (its memory returned), beside the PARSE_POOL_SIZE threads.
+   */
+  @IsByteCountVar()
+  PARSE_LARGE_FILE_BYTES = 1024 * 1024;
+
   /** Wall-clock budget for parsing one document. */
   @IsIntegerVar(1000, 3_600_000, 'must be an integer number of milliseconds')
   PARSE_TIMEOUT_MS = 300_000;
@@ -48,6 +55,22 @@ export class IndexingEnv extends ServiceEnv {
   @IsIntegerVar(1, 300, 'must be an integer number of seconds')
   PIPELINE_HEARTBEAT_SECONDS = 10;
 
+  /**
+   * Times a request may be interrupted (its worker's process died under it: a crash, kill -9, OOM)
+   * and go back to the queue; the last interruption ends it FAILED, so that a document that brings
+   * its worker down every time is not retried for ever.
+   */
+  @IsIntegerVar(1, 100, 'must be an integer')
+  PIPELINE_MAX_INTERRUPTIONS = 3;
+
+  /**
+   * A file announced in at least this many batches (of NODE_BATCH_SIZE nodes) is large: the steps
+   * that have lanes (passage_indexing) work on its batches in a lane of their own, so that it never
+   * holds up the batches of smaller files.
+   */
+  @IsIntegerVar(1, 1_000_000, 'must be an integer')
+  PIPELINE_LARGE_FILE_BATCHES = 10;
+
   /** Embedding batches one replica works on at once. */
   @IsIntegerVar(1, 64, 'must be an integer')
   EMBEDDING_CONCURRENCY = 1;
@@ -60,7 +83,10 @@ export class IndexingEnv extends ServiceEnv {
   @IsIntegerVar(1, 86_400, 'must be an integer number of seconds')
   SWEEP_PENDING_AFTER_SECONDS = 60;
 
-  /** A RUNNING indexation whose worker has not reported for this long is failed as interrupted. */
+  /**
+   * A RUNNING indexation whose worker has not reported for this long was interrupted (its process
+   * died): its request goes back to the queue.
+   */
   @IsIntegerVar(10, 86_400, 'must be an integer number of seconds')
   SWEEP_STALE_RUNNING_SECONDS = 120;
 }

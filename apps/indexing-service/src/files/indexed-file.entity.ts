@@ -134,4 +134,8 @@ export class IndexedFileEntity {
 
   @Column('uuid', { name: 'pipeline_root_id', nullable: true })
   pipelineRootId: string | null;
+
+  /** Times the current request's worker died under it and the request went back to the queue. */
+  @Column('integer')
+  interruptions: number;
 }

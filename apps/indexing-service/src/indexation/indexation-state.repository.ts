@@ -77,7 +77,7 @@ export class IndexationStateRepository {
     const [rows] = (await this.ds.query(
       `UPDATE files
           SET status = 'PENDING', error_message = NULL, indexation_requests = indexation_requests + 1,
-              reparse_requested = reparse_requested OR $3, requested_time = $4,
+              reparse_requested = reparse_requested OR $3, requested_time = $4, interruptions = 0,
               namespace_name = COALESCE($5, namespace_name)
         WHERE namespace_id = $1 AND id = $2
         RETURNING id`,
@@ -101,7 +101,9 @@ export class IndexationStateRepository {
    * Takes up a request: the file moves to `status` (RUNNING, or ABORTED when a rule says no) unless
    * the request was overtaken or another worker has it. A request whose worker went silent
    * (RUNNING, last heartbeat before `staleBefore`) may be taken up again, unless its tree is
-   * committed and it only waits for the steps after parsing.
+   * committed and it only waits for the steps after parsing; that takeover counts as an
+   * interruption, and is refused once it would be the `maxInterruptions`th (the sweeper then ends
+   * the request FAILED, see requeueSilentRuns).
    */
   async claim(
     fileId: string,
@@ -109,14 +111,17 @@ export class IndexationStateRepository {
     staleBefore: number,
     status: 'RUNNING' | 'ABORTED',
     errorMessage: string | null = null,
+    maxInterruptions = 2 ** 31 - 1,
   ): Promise<boolean> {
     const result = await this.ds.query(
       `UPDATE files SET status = $4, error_message = $5, claimed_request_time = $2,
-                        heartbeat_time = CASE WHEN $4 = 'RUNNING' THEN $6::bigint END
+                        heartbeat_time = CASE WHEN $4 = 'RUNNING' THEN $6::bigint END,
+                        interruptions = interruptions + CASE WHEN claimed_request_time = $2 THEN 1 ELSE 0 END
         WHERE id = $1 AND requested_time = $2
           AND (claimed_request_time IS DISTINCT FROM $2
-               OR (status = 'RUNNING' AND COALESCE(heartbeat_time, 0) < $3 AND NOT COALESCE(${STEPS_PHASE}, false)))`,
-      [fileId, requestedTime, staleBefore, status, errorMessage, Date.now()],
+               OR (status = 'RUNNING' AND COALESCE(heartbeat_time, 0) < $3 AND NOT COALESCE(${STEPS_PHASE}, false)
+                   AND interruptions + 1 < $7))`,
+      [fileId, requestedTime, staleBefore, status, errorMessage, Date.now(), maxInterruptions],
     );
     return affected(result) > 0;
   }
@@ -318,18 +323,33 @@ export class IndexationStateRepository {
   }
 
   /**
-   * Fails the RUNNING indexations whose worker has been silent since `staleBefore`. A run waiting
-   * for its steps after parsing has no worker to be silent: the sweeper looks at it apart
+   * The RUNNING indexations whose worker has been silent since `staleBefore` (it died: a crash,
+   * kill -9, an OOM) go back to the queue: PENDING and unclaimed, one more interruption counted, for
+   * whoever takes the request up next. The `maxInterruptions`th interruption ends the request FAILED
+   * instead, with `failedMessage` (a format() template: %s is the number of interruptions). A run
+   * waiting for its steps after parsing has no worker to be silent: the sweeper looks at it apart
    * (`waitingForSteps`).
    */
-  async failSilentRuns(staleBefore: number, message: string): Promise<Array<{ id: string; generation: number | null }>> {
+  async requeueSilentRuns(
+    staleBefore: number,
+    maxInterruptions: number,
+    failedMessage: string,
+  ): Promise<Array<{ id: string; status: 'PENDING' | 'FAILED'; interruptions: number }>> {
     const [rows] = (await this.ds.query(
-      `UPDATE files SET status = 'FAILED', error_message = $2, heartbeat_time = NULL
-        WHERE status = 'RUNNING' AND COALESCE(heartbeat_time, 0) < $1 AND NOT COALESCE(${STEPS_PHASE}, false)
-        RETURNING id, pipeline_generation`,
-      [staleBefore, message],
-    )) as [Array<{ id: string; pipeline_generation: number | null }>, number];
-    return rows.map((r) => ({ id: r.id, generation: r.pipeline_generation }));
+      `WITH silent AS (
+         SELECT id, interruptions + 1 AS n FROM files
+          WHERE status = 'RUNNING' AND COALESCE(heartbeat_time, 0) < $1 AND NOT COALESCE(${STEPS_PHASE}, false)
+          FOR UPDATE SKIP LOCKED)
+       UPDATE files f
+          SET interruptions = s.n, heartbeat_time = NULL,
+              status = CASE WHEN s.n >= $2 THEN 'FAILED' ELSE 'PENDING' END,
+              error_message = CASE WHEN s.n >= $2 THEN format($3, s.n) END,
+              claimed_request_time = CASE WHEN s.n >= $2 THEN f.claimed_request_time END
+         FROM silent s WHERE f.id = s.id
+       RETURNING f.id, f.status, f.interruptions`,
+      [staleBefore, maxInterruptions, failedMessage],
+    )) as [Array<{ id: string; status: 'PENDING' | 'FAILED'; interruptions: number }>, number];
+    return rows;
   }
 
   /**

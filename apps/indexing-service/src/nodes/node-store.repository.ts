@@ -4,6 +4,7 @@ import { DomainError, NODE_TYPES, type IndexationStatus, type NodeRecord, type S
 import { IndexationStateRepository, type ParsedFileFacts } from '../indexation/indexation-state.repository';
 import { isUuid } from '../tenancy';
 import { buildTree, type NodeRow } from './node-tree';
+import { inTreeOrder } from './tree-order';
 
 export interface TreeRead {
   indexed: boolean;
@@ -14,6 +15,9 @@ export interface TreeRead {
 }
 
 const NODE_TYPE_SET = new Set<string>(NODE_TYPES);
+
+/** A tree at least this large refreshes the nodes table's statistics once committed (analyzeAfterBulkLoad). */
+export const ANALYZE_AFTER_NODES = 2000;
 
 export type { ParsedFileFacts };
 
@@ -40,6 +44,8 @@ export interface NodeFacts {
  */
 @Injectable()
 export class NodeStoreRepository {
+  private analyzing = false;
+
   constructor(
     private readonly ds: DataSource,
     private readonly state: IndexationStateRepository,
@@ -110,6 +116,27 @@ export class NodeStoreRepository {
   }
 
   /**
+   * Refreshes the planner's statistics of the nodes table after a large tree was written. Queries
+   * on nodes must not depend on them (their plans are made to hold without), but PostgreSQL with
+   * autovacuum off, or a table loaded faster than autovacuum looks, would otherwise keep planning
+   * on an empty table's figures. ANALYZE samples a bounded number of rows whatever the table's size,
+   * and one runs at a time per process; a failure (a role that does not own the table) only costs
+   * the statistics.
+   */
+  async analyzeAfterBulkLoad(nodesWritten: number): Promise<boolean> {
+    if (nodesWritten < ANALYZE_AFTER_NODES || this.analyzing) return false;
+    this.analyzing = true;
+    try {
+      await this.ds.query(`ANALYZE nodes`);
+      return true;
+    } catch {
+      return false;
+    } finally {
+      this.analyzing = false;
+    }
+  }
+
+  /**
    * Merges attributes into nodes of the file's current tree (a step after parsing adding facts to
    * nodes, such as a formula's LaTeX); keys given replace the node's, others stay. Only nodes of
    * `generation` change, and only while it is the current one; returns the ids changed.
@@ -164,19 +191,16 @@ export class NodeStoreRepository {
     return count;
   }
 
-  /** The ids, types and texts of the nodes of a generation, in tree order (parents before children, siblings in reading order). */
+  /**
+   * The ids, types and texts of the nodes of a generation, in tree order (parents before children,
+   * siblings in reading order). One indexed read, ordered in memory (tree-order.ts says why).
+   */
   async nodesInTreeOrder(fileId: string, generation: number): Promise<Array<{ id: string; type: string; text: string }>> {
-    return this.ds.query(
-      `WITH RECURSIVE walk AS (
-         SELECT id, type, text, ARRAY[ordinal] AS path FROM nodes
-          WHERE file_id = $1 AND generation = $2 AND parent_id IS NULL
-         UNION ALL
-         SELECT c.id, c.type, c.text, w.path || c.ordinal FROM walk w
-           JOIN nodes c ON c.file_id = $1 AND c.generation = $2 AND c.parent_id = w.id
-       )
-       SELECT id, type, text FROM walk ORDER BY path`,
+    const rows: Array<{ id: string; parent_id: string | null; ordinal: number; type: string; text: string }> = await this.ds.query(
+      `SELECT id, parent_id, ordinal, type, text FROM nodes WHERE file_id = $1 AND generation = $2`,
       [fileId, generation],
     );
+    return inTreeOrder(rows).map(({ row }) => ({ id: row.id, type: row.type, text: row.text }));
   }
 
   /** These nodes of a generation (those that exist), optionally only those of some types; in no particular order. */

@@ -42,7 +42,9 @@ export function abortedMessage(reason: string | undefined): string {
 @DurableWorker({
   message: Hooks.rootNodeCreated,
   durable: 'corpus_parsing',
-  concurrency: parserThreads,
+  // One more than the pool's threads: a large file parses in a thread of its own (Parsers), so it
+  // never takes the place of a small one.
+  concurrency: (env) => parserThreads(env) + 1,
   ackWaitMs: (env) => ACK_WAIT_HEARTBEATS * heartbeatMs(env),
   maxMessages: 1,
 })
@@ -100,12 +102,21 @@ export class CorpusParsingConsumer implements DurableHandler<RootNodeCreatedEven
       return this.retryOrFail(event, delivery, err, false);
     }
     if (!decision.run) {
-      if (await this.state.claim(event.fileId, event.requestedTime, this.staleBefore(), 'ABORTED', abortedMessage(decision.reason))) {
+      const max = this.env.PIPELINE_MAX_INTERRUPTIONS;
+      if (await this.state.claim(event.fileId, event.requestedTime, this.staleBefore(), 'ABORTED', abortedMessage(decision.reason), max)) {
         this.logger.info({ fileId: event.fileId, reason: decision.reason }, 'corpus_parsing rule does not apply; indexation ABORTED');
       }
       return;
     }
-    if (!(await this.state.claim(event.fileId, event.requestedTime, this.staleBefore(), 'RUNNING'))) return;
+    const claimed = await this.state.claim(
+      event.fileId,
+      event.requestedTime,
+      this.staleBefore(),
+      'RUNNING',
+      null,
+      this.env.PIPELINE_MAX_INTERRUPTIONS,
+    );
+    if (!claimed) return;
 
     let generation: number | undefined;
     const beat = setInterval(() => {
@@ -173,11 +184,14 @@ export class CorpusParsingConsumer implements DurableHandler<RootNodeCreatedEven
     let doc: ParsedDocument;
     try {
       delivery.progress();
-      doc = await this.parsers.parse({
-        source: { path: download.path },
-        fileName: keyName(event.key),
-        mediaType: event.mediaType ?? undefined,
-      });
+      doc = await this.parsers.parse(
+        {
+          source: { path: download.path },
+          fileName: keyName(event.key),
+          mediaType: event.mediaType ?? undefined,
+        },
+        download.size,
+      );
     } catch (err) {
       if (ParseError.isParseError(err) && !this.stopping) throw new FinalFailure((err as ParseError).message);
       throw err;
@@ -256,6 +270,7 @@ export class CorpusParsingConsumer implements DurableHandler<RootNodeCreatedEven
     // The tree is committed: a redelivery would find the request taken, so a failure from here on
     // ends the file FAILED with the reason (a reindex re-runs the steps) rather than being retried.
     try {
+      await this.nodes.analyzeAfterBulkLoad(records.length);
       await this.nodes.deleteVectorsOfReplacedNodes(event.fileId, generation);
       await this.events.publish(announcement);
     } catch (err) {

@@ -15,6 +15,8 @@ export interface PassageIndexingProgress extends StepProgress {
   unplanned?: boolean;
 }
 
+const SETTLED: ReadonlyArray<string> = ['SUCCESS', 'FAILED', 'SKIPPED'];
+
 const runOrder = (r: { generation: number; requestedTime: number }) => [r.generation, r.requestedTime] as const;
 /** -1, 0 or 1 as run a is older than, the same as or newer than run b. */
 function compareRuns(a: StepRun, b: StepRun): number {
@@ -36,12 +38,16 @@ export class PassageIndexingProgressRecorder {
     private readonly settlement: RunSettlement,
   ) {}
 
-  /** Opens (or finds) the run's record; false when the file's record belongs to a newer run (this batch is stale). */
+  /**
+   * Opens (or finds) the run's record; false when the file's record belongs to a newer run (this
+   * batch is stale) or when the run's record is settled: every batch was counted, so this one is a
+   * repeat (a consumer reading the stream from its start, as a new lane's does once).
+   */
   async open(fileId: string, run: StepRun, batches: number): Promise<boolean> {
     let stale = false;
     await this.state.updateInfo<PassageIndexingProgress>(fileId, PASSAGE_INDEXING_KEY, (p) => {
       const order = p ? compareRuns(p, run) : -1;
-      if (order > 0) stale = true;
+      if (order > 0 || (order === 0 && p && SETTLED.includes(p.status))) stale = true;
       if (order === 0) return p?.status === 'PENDING' ? { ...p, status: 'RUNNING', updatedTime: Date.now() } : undefined;
       if (order > 0) return undefined;
       return {

@@ -2,8 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Hooks, type NodeBatchCreatedEvent } from '@docintel/contracts';
 import { LOGGER, type Logger } from '@docintel/observability';
 import type { PassageRetriever } from '@docintel/retrieval';
+import { SERVICE_ENV } from '@docintel/runtime';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
+import type { IndexingEnv } from '../indexing.env';
 import { DurableWorker, type Delivery, type DurableHandler } from '../pipeline/durable-worker.decorator';
+import { laneOf, type Lane } from '../pipeline/lanes';
 import type { StepRun } from '../pipeline/step-progress';
 import { buildPassages, headingsAbove, tableHeaderRows, withTableHeaders } from './passage-builder';
 import { PassageIndexingProgressRecorder } from './passage-indexing-progress';
@@ -25,15 +28,20 @@ import { PassagesRepository } from './passages.repository';
 @DurableWorker({ message: Hooks.nodeBatchCreated, durable: 'passage_indexing', concurrency: 1, maxMessages: 1 })
 @Injectable()
 export class PassageIndexingConsumer implements DurableHandler<NodeBatchCreatedEvent> {
+  /** The files whose batches this consumer takes (pipeline/lanes.ts); it passes over the others'. */
+  protected readonly lane: Lane = 'small';
+
   constructor(
     private readonly state: IndexationStateRepository,
     private readonly progress: PassageIndexingProgressRecorder,
     private readonly passages: PassagesRepository,
     @Inject(PASSAGE_RETRIEVER) private readonly retriever: PassageRetriever,
+    @Inject(SERVICE_ENV) private readonly env: IndexingEnv,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async handle(event: NodeBatchCreatedEvent, delivery: Delivery): Promise<void> {
+    if (laneOf(event, this.env) !== this.lane) return;
     const run: StepRun = { requestedTime: event.requestedTime, generation: event.generation };
     const file = await this.state.load(event.fileId);
     // Deleted, or a newer tree replaced this one (its nodes are gone): nothing to index.
@@ -92,4 +100,11 @@ export class PassageIndexingConsumer implements DurableHandler<NodeBatchCreatedE
       throw err;
     }
   }
+}
+
+/** passage_indexing's lane for large files (pipeline/lanes.ts): the same work, on its own durable consumer. */
+@DurableWorker({ message: Hooks.nodeBatchCreated, durable: 'passage_indexing_large', concurrency: 1, maxMessages: 1 })
+@Injectable()
+export class LargeFilePassageIndexingConsumer extends PassageIndexingConsumer {
+  protected override readonly lane: Lane = 'large';
 }

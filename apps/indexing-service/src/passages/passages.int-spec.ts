@@ -4,6 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
 import { EmbeddingsEnv, NodeVectorStore, type Embedder } from '@docintel/ai';
+import type { PassageRetriever } from '@docintel/retrieval';
 import {
   ErrorCode,
   FilesResolve,
@@ -35,6 +36,7 @@ import { NodeStoreRepository } from '../nodes/node-store.repository';
 import { TreeEvents } from '../pipeline/tree-events';
 import { MAX_PASSAGE_CHARS, textWindows, windowId } from './passage-builder';
 import { PASSAGE_INDEXING_KEY, type PassageIndexingProgress } from './passage-indexing-progress';
+import { PASSAGE_RETRIEVER } from './passage-retriever.provider';
 import { PassagesRepository } from './passages.repository';
 
 /**
@@ -241,6 +243,51 @@ const search = (ns: string, query: string, fileIds: string[], extra: { limit?: n
     { query, fileIds, limit: extra.limit ?? 10, ...(extra.dense === undefined ? {} : { dense: extra.dense }) },
     ctxOf(ns),
   );
+
+const passageRecord = async (fileId: string): Promise<PassageIndexingProgress | undefined> =>
+  (await state.load(fileId))?.additionalInfo[PASSAGE_INDEXING_KEY] as PassageIndexingProgress | undefined;
+
+describe('passage_indexing lanes', () => {
+  it("indexes a small file's passages while a large file's batch is held up", async () => {
+    const ns = randomUUID();
+    const big = await newFile(ns, 'big.pdf');
+    const small = await newFile(ns, 'small.pdf');
+    // The large file's batches stop in the lexical index until released: a slow 400-page PDF.
+    let release = (): void => undefined;
+    const released = new Promise<void>((r) => (release = r));
+    let heldBatches = 0;
+    const retriever = app.get<PassageRetriever>(PASSAGE_RETRIEVER);
+    const add = retriever.add.bind(retriever);
+    const spy = jest.spyOn(retriever, 'add').mockImplementation(async (namespaceId, fileId, items, tx) => {
+      if (fileId === big) {
+        heldBatches++;
+        await released;
+      }
+      return add(namespaceId, fileId, items, tx);
+    });
+    try {
+      // 62 nodes in batches of 4: 16 batches, at least PIPELINE_LARGE_FILE_BATCHES (10).
+      const bigGeneration = await announce(
+        ns,
+        big,
+        pdfTree(Array.from({ length: 60 }, (_, i) => `Clause ${i} of the long contract.`)).records,
+      );
+      await until(async () => heldBatches > 0, 'a batch of the large file to be held');
+      const smallGeneration = await announce(ns, small, pdfTree(['The short note about the invoice.']).records);
+
+      await until(async () => (await passageRecord(small))?.status === 'SUCCESS', 'the small file indexed');
+      expect(await passageRecord(small)).toMatchObject({ generation: smallGeneration, batchesDone: 1 });
+      expect(await passageRecord(big)).toMatchObject({ generation: bigGeneration, status: 'RUNNING', batchesDone: 0 });
+
+      release();
+      await until(async () => (await passageRecord(big))?.status === 'SUCCESS', 'the large file indexed');
+      expect(await passageRecord(big)).toMatchObject({ batches: 16, batchesDone: 16, indexedPassages: 61 });
+    } finally {
+      release();
+      spy.mockRestore();
+    }
+  });
+});
 
 describe('indexing.passages.search', () => {
   const ns = randomUUID();

@@ -4,7 +4,7 @@ import { EmbeddingsModule } from '../embeddings/embeddings.module';
 import { PipelineCoreModule } from '../pipeline/pipeline-core.module';
 import { FileResolutionRepository } from './file-resolution.repository';
 import { FilesResolveService } from './files-resolve.service';
-import { PassageIndexingConsumer } from './passage-indexing.consumer';
+import { LargeFilePassageIndexingConsumer, PassageIndexingConsumer } from './passage-indexing.consumer';
 import { PassageIndexingProgressRecorder } from './passage-indexing-progress';
 import { passageRetrieverProvider, RETRIEVAL_ENV } from './passage-retriever.provider';
 import { PassageSearchService } from './passage-search.service';
@@ -32,6 +32,7 @@ export class PassagesModule {
         PassagesRepository,
         PassageIndexingProgressRecorder,
         PassageIndexingConsumer,
+        LargeFilePassageIndexingConsumer,
         PassageSearchService,
         ReadingOrderRepository,
         PassagesAroundService,

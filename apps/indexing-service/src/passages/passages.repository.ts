@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { PassageDto, PassageSegment, Position } from '@docintel/contracts';
+import { inTreeOrder } from '../nodes/tree-order';
 import { PASSAGE_CONTAINER_TYPES, PASSAGE_LEAF_TYPES, type BuiltPassage, type OutlineNode, type SourceNode } from './passage-builder';
 
 /** A stored passage with its file's name, as a search returns it. */
@@ -40,22 +41,25 @@ const PASSAGE_TYPES = [...PASSAGE_LEAF_TYPES, ...PASSAGE_CONTAINER_TYPES];
 export class PassagesRepository {
   constructor(private readonly ds: DataSource) {}
 
-  /** Every node of the generation in reading order with its depth; text only for headings. */
+  /**
+   * Every node of the generation in reading order with its depth; text only for headings. One
+   * indexed read of the file's rows, ordered in memory (nodes/tree-order.ts says why).
+   */
   async outline(fileId: string, generation: number): Promise<OutlineNode[]> {
-    const rows: Array<{ id: string; parent_id: string | null; type: string; level: number | null; text: string; depth: number }> =
+    const rows: Array<{ id: string; parent_id: string | null; ordinal: number; type: string; level: number | null; text: string }> =
       await this.ds.query(
-        `WITH RECURSIVE walk AS (
-           SELECT id, parent_id, type, level, CASE WHEN type = 'heading' THEN text ELSE '' END AS text, 0 AS depth, ARRAY[ordinal] AS path
-             FROM nodes WHERE file_id = $1 AND generation = $2 AND parent_id IS NULL
-           UNION ALL
-           SELECT c.id, c.parent_id, c.type, c.level, CASE WHEN c.type = 'heading' THEN c.text ELSE '' END, w.depth + 1, w.path || c.ordinal
-             FROM walk w JOIN nodes c ON c.file_id = $1 AND c.generation = $2 AND c.parent_id = w.id
-            WHERE w.depth < 256
-         )
-         SELECT id, parent_id, type, level, text, depth FROM walk ORDER BY path`,
+        `SELECT id, parent_id, ordinal, type, level, CASE WHEN type = 'heading' THEN text ELSE '' END AS text
+           FROM nodes WHERE file_id = $1 AND generation = $2`,
         [fileId, generation],
       );
-    return rows.map((r) => ({ id: r.id, parentId: r.parent_id, type: r.type, level: r.level, text: r.text, depth: r.depth }));
+    return inTreeOrder(rows, 256).map(({ row: r, depth }) => ({
+      id: r.id,
+      parentId: r.parent_id,
+      type: r.type,
+      level: r.level,
+      text: r.text,
+      depth,
+    }));
   }
 
   /** The nodes among `ids` that can be passages (leaf types and rows), in no particular order. */

@@ -5,7 +5,7 @@ import type { NatsConnection } from 'nats';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { HookPoints, Hooks, Streams, Work, type ProviderDto, type ProviderItemDto, type RootNodeCreatedEvent } from '@docintel/contracts';
-import { JetStream, MessagingModule, NATS_CONNECTION, type NatsOptions, type RunningConsumer } from '@docintel/messaging';
+import { JetStream, MessagingModule, NATS_CONNECTION, prefixedName, type NatsOptions, type RunningConsumer } from '@docintel/messaging';
 import { createLogger, ObservabilityModule } from '@docintel/observability';
 import { createDataSource, initializeDataSource } from '@docintel/persistence';
 import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
@@ -21,7 +21,7 @@ import { IndexingEnv } from '../indexing.env';
 import { migrations } from '../migrations';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
 import { RunSettlement } from './run-settlement';
-import { INTERRUPTED_MESSAGE, LOST_MESSAGE, Sweeper } from './sweeper';
+import { interruptedMessage, LOST_MESSAGE, Sweeper } from './sweeper';
 
 const logger = createLogger('sweeper-test', 'silent');
 
@@ -132,6 +132,15 @@ async function fakeParser(hold = false): Promise<{ seen: RootNodeCreatedEvent[];
   return { seen, release };
 }
 
+/** Waits until corpus_parsing has taken and acked every message (so that later tests start from an idle queue). */
+async function drained(): Promise<void> {
+  const jsm = await app.get<NatsConnection>(NATS_CONNECTION).jetstreamManager();
+  await eventually(async () => {
+    const info = await jsm.consumers.info(jetstream.streamName(Streams.hooks), prefixedName(infra.natsPrefix, 'corpus_parsing'));
+    return info.num_pending === 0 && info.num_ack_pending === 0 ? true : undefined;
+  });
+}
+
 async function eventually<T>(check: () => Promise<T | undefined>): Promise<T> {
   const until = Date.now() + 20_000;
   for (;;) {
@@ -183,7 +192,8 @@ describe('sweeper', () => {
     }
   });
 
-  it('fails a RUNNING indexation whose worker went silent, and drops its unfinished tree', async () => {
+  it('gives a RUNNING indexation whose worker went silent back to the queue, publishes it again, and drops its unfinished tree', async () => {
+    const parser = await fakeParser();
     const id = await newFile();
     const t = (await state.load(id))!.requestedTime;
     const generation = await nodes.beginGeneration(id);
@@ -192,17 +202,47 @@ describe('sweeper', () => {
     await state.recordAttempt(id, t, generation, rootId);
     expect(await state.claim(id, t, 0, 'RUNNING')).toBe(true);
 
-    // Within the grace period nothing happens; past it the file ends FAILED.
+    // Within the grace period nothing happens; past it the request is PENDING again, for the next worker.
     expect((await sweeper.sweep(Date.now() + 60_000)).interrupted).toBe(0);
     const result = await sweeper.sweep(Date.now() + 121_000);
     expect(result.interrupted).toBeGreaterThanOrEqual(1);
-    expect((await state.load(id))!).toMatchObject({ status: 'FAILED' });
-    const [{ error_message, n }] = await ds.query(
-      `SELECT error_message, (SELECT count(*)::int FROM nodes WHERE file_id = $1) AS n FROM files WHERE id = $1`,
-      [id],
-    );
-    expect(error_message).toBe(INTERRUPTED_MESSAGE);
+    expect((await state.load(id))!).toMatchObject({ status: 'PENDING', claimedRequestTime: null, interruptions: 1, errorMessage: null });
+    const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM nodes WHERE file_id = $1`, [id]);
     expect(n).toBe(0);
+    // Published again without waiting for the queue to be idle, and taken up by the next worker.
+    const event = await eventually(async () => parser.seen.find((e) => e.fileId === id));
+    expect(event).toMatchObject({ fileId: id, requestedTime: t });
+    expect(await state.claim(id, t, 0, 'RUNNING', null, env.PIPELINE_MAX_INTERRUPTIONS)).toBe(true);
+    await state.end(id, t, 'FAILED', 'the test is over');
+    await drained();
+    await consumers.pop()!.stop();
+  });
+
+  it('ends FAILED, saying so, a request interrupted PIPELINE_MAX_INTERRUPTIONS times', async () => {
+    await fakeParser();
+    const id = await newFile();
+    const t = (await state.load(id))!.requestedTime;
+    const max = env.PIPELINE_MAX_INTERRUPTIONS;
+    expect(max).toBe(3);
+    expect(await state.claim(id, t, 0, 'RUNNING', null, max)).toBe(true);
+    // Died once: a redelivery takes the silent request over (an interruption counted).
+    expect(await state.claim(id, t, Date.now() + 1, 'RUNNING', null, max)).toBe(true);
+    // Died again: the sweeper gives it back (two), the next worker takes it and dies too.
+    await sweeper.sweep(Date.now() + 121_000);
+    expect((await state.load(id))!).toMatchObject({ status: 'PENDING', interruptions: 2 });
+    expect(await state.claim(id, t, 0, 'RUNNING', null, max)).toBe(true);
+    // A third takeover is refused: the sweeper ends it.
+    expect(await state.claim(id, t, Date.now() + 1, 'RUNNING', null, max)).toBe(false);
+    await sweeper.sweep(Date.now() + 121_000);
+    expect((await state.load(id))!).toMatchObject({ status: 'FAILED', interruptions: 3, errorMessage: interruptedMessage(3) });
+    expect(interruptedMessage(3)).toMatch(/^Indexation was interrupted 3 times /);
+
+    // A new request starts from nothing.
+    await state.requestIndexation((await state.load(id))!.namespaceId, id, { reparse: true });
+    expect((await state.load(id))!).toMatchObject({ status: 'PENDING', interruptions: 0 });
+    await state.end(id, (await state.load(id))!.requestedTime, 'FAILED', 'the test is over');
+    await drained();
+    await consumers.pop()!.stop();
   });
 
   it('publishes again a request nobody took up, once the queue is idle, with the same message id', async () => {

@@ -11,7 +11,10 @@ import { NodeStoreRepository } from '../nodes/node-store.repository';
 import { lastStepUpdate } from './readiness';
 import { RunSettlement } from './run-settlement';
 
-export const INTERRUPTED_MESSAGE = 'Indexation was interrupted; reindex to try again.';
+/** The message of a request interrupted too often (a format() template: %s is how many times). */
+export const INTERRUPTED_MESSAGE =
+  'Indexation was interrupted %s times (the indexing service stopped while working on this file); reindex to try again.';
+export const interruptedMessage = (times: number): string => INTERRUPTED_MESSAGE.replace('%s', String(times));
 export const LOST_MESSAGE = 'The indexation request was lost; reindex to try again.';
 export const STEPS_LOST_MESSAGE = 'The steps after parsing stopped before the file could be searched; reindex to try again.';
 const MAX_REPUBLISH = 500;
@@ -27,10 +30,12 @@ const REQUEST_QUEUES: Array<{ stream: StreamDefinition; durable: string }> = [
 const STEP_QUEUES: Array<{ stream: StreamDefinition; durable: string }> = [
   { stream: Streams.hooks, durable: 'node_embedding' },
   { stream: Streams.hooks, durable: 'passage_indexing' },
+  { stream: Streams.hooks, durable: 'passage_indexing_large' },
 ];
 
 export interface SweepResult {
   swept: boolean;
+  /** Runs whose worker went silent (it died): given back to the queue, or FAILED after too many interruptions. */
   interrupted: number;
   republished: number;
   /** Runs waiting for their steps that were ended: SUCCESS (their steps were over) or FAILED (nothing moves). */
@@ -43,9 +48,10 @@ export interface SweepResult {
  * but not the request: the row says PENDING, unclaimed, with everything needed to publish it (the
  * namespace's name is written by the same statement). And a worker that dies mid-parse leaves its
  * file RUNNING. Every SWEEP_INTERVAL_SECONDS one replica
- * (the holder of a Postgres advisory lock) fails the RUNNING files whose worker has been silent
- * for SWEEP_STALE_RUNNING_SECONDS, ends the runs waiting for steps that will not come
- * (settleWaitingRuns), and, when the request queues are idle, publishes again the requests nobody
+ * (the holder of a Postgres advisory lock) gives the RUNNING files whose worker has been silent
+ * for SWEEP_STALE_RUNNING_SECONDS back to the queue and publishes their requests again (at the
+ * PIPELINE_MAX_INTERRUPTIONS-th interruption it fails them instead), ends the runs waiting for
+ * steps that will not come (settleWaitingRuns), and, when the request queues are idle, publishes again the requests nobody
  * took up within SWEEP_PENDING_AFTER_SECONDS (same message id, so a duplicate collapses).
  */
 @Injectable()
@@ -77,10 +83,7 @@ export class Sweeper implements OnApplicationBootstrap, BeforeApplicationShutdow
   async sweep(now = Date.now()): Promise<SweepResult> {
     const result: SweepResult = { swept: false, interrupted: 0, republished: 0, settled: 0 };
     result.swept = await this.state.asSweeper(async () => {
-      const silent = await this.state.failSilentRuns(now - this.env.SWEEP_STALE_RUNNING_SECONDS * 1000, INTERRUPTED_MESSAGE);
-      for (const f of silent) await this.nodes.discardUncommitted(f.id);
-      result.interrupted = silent.length;
-      if (silent.length) this.logger.warn({ files: silent.map((f) => f.id) }, 'indexations interrupted (worker silent); marked FAILED');
+      result.interrupted = await this.requeueSilentRuns(now - this.env.SWEEP_STALE_RUNNING_SECONDS * 1000);
 
       result.settled = await this.settleWaitingRuns(now - this.env.SWEEP_STALE_RUNNING_SECONDS * 1000);
 
@@ -96,6 +99,33 @@ export class Sweeper implements OnApplicationBootstrap, BeforeApplicationShutdow
       if (result.republished) this.logger.warn({ count: result.republished }, 'indexation requests nobody took up were published again');
     });
     return result;
+  }
+
+  /**
+   * A silent worker died (its process was killed or crashed): whatever queue its request waits in
+   * behind other work, it must not be lost nor failed, so it goes back to PENDING and is published
+   * again at once. Whichever of that message and the redelivery of the first comes first takes the
+   * request up; the other finds it taken. Its unfinished tree is dropped. The last allowed
+   * interruption ends it FAILED instead.
+   */
+  private async requeueSilentRuns(staleBefore: number): Promise<number> {
+    const silent = await this.state.requeueSilentRuns(staleBefore, this.env.PIPELINE_MAX_INTERRUPTIONS, INTERRUPTED_MESSAGE);
+    for (const f of silent) {
+      await this.nodes.discardUncommitted(f.id);
+      if (f.status === 'FAILED') {
+        this.logger.warn({ fileId: f.id, interruptions: f.interruptions }, 'indexation interrupted too often; marked FAILED');
+        continue;
+      }
+      this.logger.warn({ fileId: f.id, interruptions: f.interruptions }, 'indexation interrupted (worker silent); queued again');
+      const file = await this.state.load(f.id);
+      // Not published now (NATS away, no namespace name): the sweep of unclaimed requests takes it up later.
+      if (file?.namespaceName) {
+        await this.requests
+          .publish(file)
+          .catch((err: unknown) => this.logger.warn({ err, fileId: f.id }, 'publishing an interrupted request failed'));
+      }
+    }
+    return silent.length;
   }
 
   /**

@@ -40,7 +40,15 @@ export class ReindexConsumer implements DurableHandler<ReindexWork> {
     }
     const generation = file.currentGeneration;
     const staleBefore = Date.now() - this.env.SWEEP_STALE_RUNNING_SECONDS * 1000;
-    if (!(await this.state.claim(work.fileId, work.requestedTime, staleBefore, 'RUNNING'))) return;
+    const claimed = await this.state.claim(
+      work.fileId,
+      work.requestedTime,
+      staleBefore,
+      'RUNNING',
+      null,
+      this.env.PIPELINE_MAX_INTERRUPTIONS,
+    );
+    if (!claimed) return;
     try {
       const nodes = (await this.nodes.nodesInTreeOrder(work.fileId, generation)).slice(1); // the root is not announced
       delivery.progress();

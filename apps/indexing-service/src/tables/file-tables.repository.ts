@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { NodeAttributes, Position } from '@docintel/contracts';
+import { inTreeOrder } from '../nodes/tree-order';
 
 /** A node of a file's current tree that tables are built from: headings, sections, tables, rows and cells. */
 export interface TableTreeNode {
@@ -32,35 +33,34 @@ export class FileTablesRepository {
   }
 
   async tableNodes(fileId: string, generation: number): Promise<TableTreeNode[]> {
+    // Every node of the file in one indexed read (their order is made in memory, see
+    // nodes/tree-order.ts); text, positions and attributes only of the nodes tables are made of.
     const rows: Array<{
       id: string;
       parent_id: string | null;
-      type: TableTreeNode['type'];
-      text: string;
-      positions: Position[];
-      metadata: NodeAttributes;
+      ordinal: number;
+      type: string;
+      text: string | null;
+      positions: Position[] | null;
+      metadata: NodeAttributes | null;
     }> = await this.ds.query(
-      `WITH RECURSIVE walk AS (
-           SELECT id, parent_id, type, 0 AS depth, ARRAY[ordinal] AS path
-             FROM nodes WHERE file_id = $1 AND generation = $2 AND parent_id IS NULL
-           UNION ALL
-           SELECT c.id, c.parent_id, c.type, w.depth + 1, w.path || c.ordinal
-             FROM walk w JOIN nodes c ON c.file_id = $1 AND c.generation = $2 AND c.parent_id = w.id
-            WHERE w.depth < 256
-         )
-         SELECT n.id, n.parent_id, n.type, n.text, n.positions, n.metadata
-           FROM walk w JOIN nodes n ON n.file_id = $1 AND n.generation = $2 AND n.id = w.id
-          WHERE w.type = ANY($3::text[])
-          ORDER BY w.path`,
+      `SELECT id, parent_id, ordinal, type,
+              CASE WHEN type = ANY($3::text[]) THEN text END AS text,
+              CASE WHEN type = ANY($3::text[]) THEN positions END AS positions,
+              CASE WHEN type = ANY($3::text[]) THEN metadata END AS metadata
+         FROM nodes WHERE file_id = $1 AND generation = $2`,
       [fileId, generation, TYPES],
     );
-    return rows.map((r) => ({
-      id: r.id,
-      parentId: r.parent_id,
-      type: r.type,
-      text: r.text,
-      positions: r.positions ?? [],
-      attributes: r.metadata ?? {},
-    }));
+    return inTreeOrder(rows, 256)
+      .map(({ row }) => row)
+      .filter((r): r is typeof r & { type: TableTreeNode['type'] } => TYPES.includes(r.type))
+      .map((r) => ({
+        id: r.id,
+        parentId: r.parent_id,
+        type: r.type,
+        text: r.text ?? '',
+        positions: r.positions ?? [],
+        attributes: r.metadata ?? {},
+      }));
   }
 }

@@ -148,12 +148,14 @@ SIGTERM, which comes after the preStop pause; Kubernetes must not kill it before
 The JetStream durable consumers KEDA can scale on: stream (logical name, before NATS_PREFIX),
 what one replica holds unacknowledged at once (consumers per replica x messages fetched ahead,
 see the @DurableWorker of each and apps/job-orchestrator/src/execution/unit-worker.ts), and the
-variable that sets the consumers per replica with its default in the app's *.env.ts.
+variable that sets the consumers per replica with its default in the app's *.env.ts, plus `extra`
+consumers beyond it (corpus_parsing: one for a large file's own thread).
 */}}
 {{- define "docintel.consumers" -}}
-corpus_parsing: { stream: HOOKS, concurrencyVar: PARSE_POOL_SIZE, concurrency: 1, fetch: 1 }
+corpus_parsing: { stream: HOOKS, concurrencyVar: PARSE_POOL_SIZE, concurrency: 1, extra: 1, fetch: 1 }
 node_embedding: { stream: HOOKS, concurrencyVar: EMBEDDING_CONCURRENCY, concurrency: 1, fetch: 1 }
 passage_indexing: { stream: HOOKS, concurrency: 1, fetch: 1 }
+passage_indexing_large: { stream: HOOKS, concurrency: 1, fetch: 1 }
 formula_augmentation: { stream: HOOKS, concurrency: 1, fetch: 4 }
 indexing_ontologies: { stream: WORK, concurrency: 1, fetch: 4 }
 indexing_reindex: { stream: WORK, concurrency: 2, fetch: 4 }
@@ -189,6 +191,7 @@ one busy replica holds unacknowledged would add replicas with nothing waiting: r
 {{- $c := index $consumers $consumer }}
 {{- $perReplica := $c.concurrency | int }}
 {{- if and $c.concurrencyVar (hasKey $env $c.concurrencyVar) }}{{ $perReplica = index $env $c.concurrencyVar | int }}{{ end }}
+{{- $perReplica = add $perReplica ($c.extra | default 0 | int) }}
 {{- $held := mul $perReplica ($c.fetch | int) }}
 {{- if lt (int $threshold) (int $held) }}
 {{- fail (printf "apps.%s.autoscaling.lagThreshold.%s (%d) is below the %d messages one busy replica holds unacknowledged: KEDA would add replicas with nothing waiting" $.app $consumer (int $threshold) $held) }}

@@ -1,0 +1,175 @@
+'use strict';
+/*
+ * Where indexing-service's memory goes for a batch of large PDFs, and its peak.
+ *
+ *   node bench/hardening/indexing-memory.js            parse side, in this process (about a minute)
+ *   node bench/hardening/indexing-memory.js --stack    the whole stack: the batch indexed through
+ *                                                      the API, indexing-service's RSS sampled
+ *
+ * Both need a build (`npx tsc -b tsconfig.build.json`). The first runs indexing-service's own parser
+ * threads (apps/indexing-service/dist/parsing/parsers.js) with its configuration (PARSE_* and the
+ * other variables of the environment, defaults otherwise) on the batch at once, as its corpus_parsing
+ * consumers take it, then turns each tree into the node records written to the database; it prints
+ * the process's RSS after each stage and its peak, sampled every 50 ms. The second starts the stack
+ * as the hardening run does and prints indexing-service's peak RSS until every file of the batch is
+ * settled. Files: the arguments that are not options (paths under /work/shared/corpus or absolute),
+ * the hardening batch otherwise. Prints one JSON object; exits 1 when the peak is 1 GiB or more.
+ */
+const { readFileSync } = require('node:fs');
+const { isAbsolute, join } = require('node:path');
+const { REPO_ROOT } = require('../lib/processes');
+
+const CORPUS = join(REPO_ROOT, '..', 'shared', 'corpus');
+const BATCH = [
+  'pdf/unstructured_pdf2image-memory-error-test-400p.pdf',
+  'pdf/pdfjs_freeculture.pdf',
+  'pdf/pypdf-samples_GeoTopo-komprimiert.pdf',
+  'pdf/papermage_papermage.pdf',
+];
+const LIMIT_MIB = 1024;
+const mib = (bytes) => Math.round(bytes / 1048576);
+
+/** Peak of `read()` (bytes), sampled every `everyMs` until stopped. */
+function peakSampler(read, everyMs) {
+  let peak = 0;
+  const sample = () => {
+    peak = Math.max(peak, read());
+  };
+  sample();
+  const timer = setInterval(sample, everyMs);
+  return {
+    peak: () => (sample(), peak),
+    stop: () => clearInterval(timer),
+  };
+}
+
+async function parseSide(files) {
+  const { Parsers, parserThreads } = require(join(REPO_ROOT, 'apps/indexing-service/dist/parsing/parsers'));
+  const { IndexingEnv } = require(join(REPO_ROOT, 'apps/indexing-service/dist/indexing.env'));
+  const { toNodeRecords } = require(join(REPO_ROOT, 'apps/indexing-service/dist/pipeline/tree-records'));
+  const env = new IndexingEnv();
+  for (const key of Object.keys(env))
+    if (process.env[key] !== undefined && typeof env[key] === 'number') env[key] = Number(process.env[key]);
+  const metrics = { indexing: { parseDuration: { observe: () => undefined } } };
+  const parsers = new Parsers(env, metrics);
+  const rss = peakSampler(() => process.memoryUsage().rss, 50);
+  const stages = [{ stage: 'start', rssMib: mib(process.memoryUsage().rss) }];
+  // As many at once as the service's corpus_parsing consumers take.
+  const consumers = parserThreads(env) + 1;
+  const queue = files.map((f) => ({ path: f, size: readFileSync(f).length }));
+  const perFile = [];
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const t0 = Date.now();
+      let doc = await parsers.parse({ source: { path: next.path }, fileName: next.path.split('/').pop() }, next.size);
+      const parsedRss = mib(process.memoryUsage().rss);
+      const records = toNodeRecords(doc.root, '00000000-0000-4000-8000-000000000000');
+      doc = null;
+      perFile.push({
+        file: next.path.split('/').pop(),
+        bytes: next.size,
+        nodes: records.length,
+        parseMs: Date.now() - t0,
+        rssAfterParseMib: parsedRss,
+        rssWithRecordsMib: mib(process.memoryUsage().rss),
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: consumers }, worker));
+  stages.push({ stage: 'batch parsed', rssMib: mib(process.memoryUsage().rss) });
+  await parsers.close();
+  stages.push({ stage: 'parsers closed', rssMib: mib(process.memoryUsage().rss) });
+  const peakRssMib = mib(rss.peak());
+  rss.stop();
+  return {
+    mode: 'parse side',
+    consumers,
+    largeFileBytes: env.PARSE_LARGE_FILE_BYTES,
+    threads: parserThreads(env),
+    peakRssMib,
+    stages,
+    perFile,
+  };
+}
+
+async function wholeStack(files) {
+  const { startHardeningStack } = require('./stack');
+  const { call, must, upload, poll } = require('./runner');
+  const stack = await startHardeningStack({ namespaces: ['acme'] });
+  try {
+    const { url } = stack;
+    const token = await stack.token('acme', 'memory@acme.test');
+    const providers = await must(200, url, 'GET', '/api/core/providers', { token });
+    const providerId = providers.data.find((p) => p.name === 'Local storage').id.id;
+    const rssKib = () => {
+      try {
+        const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${stack.pid('indexing-service')}/status`, 'utf8'));
+        return m ? Number(m[1]) * 1024 : 0;
+      } catch {
+        return 0;
+      }
+    };
+    const rss = peakSampler(rssKib, 250);
+    const startRssMib = mib(rssKib());
+    const ids = [];
+    for (const path of files) {
+      const key = `memory/${path.split('/').pop()}`;
+      const res = await upload(url, token, providerId, key, readFileSync(path));
+      if (res.status !== 201) throw new Error(`upload of ${key}: ${res.status} ${res.text.slice(0, 200)}`);
+      ids.push((await must(201, url, 'POST', '/api/core/files', { token, body: { providerId, key } })).id.id);
+    }
+    const t0 = Date.now();
+    const statuses = [];
+    // A status read that fails (a 504 while the service is busy) is counted and read again.
+    let failedReads = 0;
+    const status = async (id) => {
+      const res = await call(url, 'GET', `/api/core/files/${id}`, { token, timeoutMs: 15_000 }).catch(() => null);
+      if (res?.status === 200) {
+        const { status: s, errorMessage } = res.json.lastIndexationInfos;
+        return s === 'SUCCESS' || !errorMessage ? s : `${s}: ${errorMessage}`;
+      }
+      failedReads++;
+      return null;
+    };
+    for (const id of ids) {
+      const end = await poll(
+        () => status(id),
+        (s) => ['SUCCESS', 'FAILED', 'ABORTED'].includes(String(s).split(':')[0]),
+        30 * 60_000,
+        1000,
+      );
+      statuses.push(end.value);
+    }
+    const peakRssMib = mib(rss.peak());
+    rss.stop();
+    return {
+      mode: 'whole stack',
+      startRssMib,
+      peakRssMib,
+      batchMs: Date.now() - t0,
+      statuses,
+      failedStatusReads: failedReads,
+      peakRssOfEveryService: stack.peakRssMib(),
+    };
+  } finally {
+    await stack.stop();
+  }
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const named = args.filter((a) => !a.startsWith('--'));
+  const files = (named.length ? named : BATCH).map((f) => (isAbsolute(f) ? f : join(CORPUS, f)));
+  const result = args.includes('--stack') ? await wholeStack(files) : await parseSide(files);
+  console.log(JSON.stringify({ ...result, limitMib: LIMIT_MIB, withinLimit: result.peakRssMib < LIMIT_MIB }, null, 2));
+  process.exitCode = result.peakRssMib < LIMIT_MIB ? 0 : 1;
+}
+
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(2);
+  });
+}
+
+module.exports = { parseSide, wholeStack, BATCH };
