@@ -7,4 +7,6 @@ export * from './hybrid/hybrid-passage-search';
 export * from './postgres/postgres-bm25-retriever';
 export * from './postgres/retrieval.migration';
 export * from './postgres/retrieval-file-removal.migration';
+export * from './postgres/retrieval-impact-index.migration';
+export * from './postgres/impact';
 export * from './postgres/migrations';

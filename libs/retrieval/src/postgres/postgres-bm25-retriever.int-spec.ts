@@ -5,7 +5,10 @@ import { startTestInfrastructure, type TestInfrastructure } from '@docintel/test
 import { createDataSource, initializeDataSource, type PersistenceOptions } from '@docintel/persistence';
 import type { Passage } from '../passage-retriever';
 import { retrievalMigrations } from './migrations';
+import { termFrequencies } from '../analysis/analyzer';
 import { PostgresBm25Retriever } from './postgres-bm25-retriever';
+import { CreateRetrievalTables1732600000000 } from './retrieval.migration';
+import { RetrievalFileRemoval1732600000001 } from './retrieval-file-removal.migration';
 
 /** The BM25 term weight, written out independently of the SQL. */
 function bm25(tf: number, length: number, df: number, n: number, avglen: number, k1 = 0.9, b = 0.4): number {
@@ -27,6 +30,31 @@ describe('PostgresBm25Retriever', () => {
     ])) as { n: number; total: number }[];
     return rows[0] ?? null;
   };
+  /** The postings of the namespace's passages, and postings of no passage at all (which must never exist). */
+  const postings = async (namespaceId: string) => {
+    const [row] = (await ds.query(
+      `SELECT (SELECT count(*)::int FROM retrieval_postings p JOIN retrieval_docs d ON d.doc_id = p.doc_id WHERE d.namespace_id = $1) AS count,
+              (SELECT count(*)::int FROM retrieval_postings p WHERE NOT EXISTS (SELECT 1 FROM retrieval_docs d WHERE d.doc_id = p.doc_id)) AS orphans`,
+      [namespaceId],
+    )) as { count: number; orphans: number }[];
+    return row;
+  };
+  /** The namespace's term dictionary: term -> df. */
+  const dictionary = async (namespaceId: string) =>
+    Object.fromEntries(
+      (
+        (await ds.query('SELECT term, df FROM retrieval_terms WHERE namespace_id = $1', [namespaceId])) as { term: string; df: number }[]
+      ).map((r) => [r.term, r.df]),
+    );
+
+  /** Each term's df as stored, beside the number of the namespace's passages that have it (they must agree). */
+  const dfDrift = async (namespaceId: string) =>
+    (await ds.query(
+      `SELECT t.term, t.df, (SELECT count(*)::int FROM retrieval_docs d WHERE d.namespace_id = t.namespace_id AND t.term_id = ANY (d.term_ids)) AS actual
+       FROM retrieval_terms t WHERE t.namespace_id = $1 AND t.df <> (
+         SELECT count(*) FROM retrieval_docs d WHERE d.namespace_id = t.namespace_id AND t.term_id = ANY (d.term_ids))`,
+      [namespaceId],
+    )) as unknown[];
 
   beforeAll(async () => {
     infra = await startTestInfrastructure('retrieval');
@@ -49,7 +77,7 @@ describe('PostgresBm25Retriever', () => {
     const tables = (await ds.query(
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'indexing' AND table_name LIKE 'retrieval%' ORDER BY 1`,
     )) as { table_name: string }[];
-    expect(tables.map((t) => t.table_name)).toEqual(['retrieval_docs', 'retrieval_postings', 'retrieval_stats']);
+    expect(tables.map((t) => t.table_name)).toEqual(['retrieval_docs', 'retrieval_postings', 'retrieval_stats', 'retrieval_terms']);
   });
 
   describe('scores', () => {
@@ -156,10 +184,11 @@ describe('PostgresBm25Retriever', () => {
     expect(hits[0].score).toBeCloseTo(bm25(1, 2, 1, 1, 2), 10);
     expect(await stats(namespace)).toEqual({ n: 1, total: 2 });
     expect(await retriever.search(other, 'warranty', { limit: 10 })).toHaveLength(1);
-    const [{ count }] = (await ds.query('SELECT count(*)::int AS count FROM retrieval_postings WHERE namespace_id = $1', [namespace])) as {
-      count: number;
-    }[];
-    expect(count).toBe(2);
+    expect(await postings(namespace)).toEqual({ count: 2, orphans: 0 });
+
+    // Document frequencies follow: warranti is left in one passage, terms of no passage are gone.
+    expect(await dictionary(namespace)).toEqual({ warranti: 1, claim: 1 });
+    expect(await dfDrift(namespace)).toEqual([]);
 
     await retriever.remove(namespace, gone); // idempotent
     await retriever.remove(ns(), gone); // a namespace that never indexed anything
@@ -246,10 +275,8 @@ describe('PostgresBm25Retriever', () => {
     expect(removed).toBe(2);
     expect(await stats(namespace)).toEqual({ n: 1, total: 2 });
     expect(await retriever.search(namespace, 'account fee', { limit: 10 })).toEqual([]);
-    const [{ count }] = (await ds.query('SELECT count(*)::int AS count FROM retrieval_postings WHERE namespace_id = $1', [namespace])) as {
-      count: number;
-    }[];
-    expect(count).toBe(2);
+    expect(await postings(namespace)).toEqual({ count: 2, orphans: 0 });
+    expect(await dictionary(namespace)).toEqual({ escrow: 1, releas: 1 });
     const again = (await ds.query('SELECT retrieval_remove_file($1, $2) AS removed', [namespace, gone])) as { removed: number }[];
     expect(again[0].removed).toBe(0);
     const none = (await ds.query('SELECT retrieval_remove_file($1, $2) AS removed', [ns(), gone])) as { removed: number }[];
@@ -269,6 +296,8 @@ describe('PostgresBm25Retriever', () => {
     )) as { n: number; total: number }[];
     expect(await stats(namespace)).toEqual({ n, total });
     expect(n).toBe(12);
+    expect(await dfDrift(namespace)).toEqual([]);
+    expect((await dictionary(namespace)).claus).toBe(12);
   });
 
   it('writes in the caller’s transaction when given its manager', async () => {
@@ -281,5 +310,155 @@ describe('PostgresBm25Retriever', () => {
     ).rejects.toThrow('roll back');
     expect(await retriever.search(namespace, 'rolled', { limit: 10 })).toEqual([]);
     expect(await stats(namespace)).toBeNull();
+  });
+  describe('on terms with more postings than a search reads', () => {
+    // candidatesPerTerm 1 reads 10 × the limit postings per term: with limit 1, the 10 best.
+    const namespace = ns();
+    const file = randomUUID();
+    const [small, other] = [randomUUID(), randomUUID()];
+    // "alpha" k times in a passage of length k + 1: the more often, the higher its weight.
+    const ladder = Array.from({ length: 30 }, (_, i) => passage(`${'alpha '.repeat(i + 1)}gamma`));
+    // A rare term in a long passage that mentions alpha once: far down alpha's postings.
+    const rare = passage('alpha zeta delta epsilon theta iota kappa lambda omicron sigma');
+    let exhaustive: PostgresBm25Retriever;
+    let truncating: PostgresBm25Retriever;
+
+    beforeAll(async () => {
+      await retriever.index(namespace, file, [...ladder, rare]);
+      // 12 more passages with alpha, in a file of their own.
+      await retriever.index(
+        namespace,
+        small,
+        Array.from({ length: 12 }, (_, i) => passage(`alpha ${'beta '.repeat(i + 1)}`)),
+      );
+      await retriever.index(namespace, other, [passage('alpha alpha beta beta beta')]);
+      exhaustive = new PostgresBm25Retriever(ds, { candidatesPerTerm: 1000 });
+      truncating = new PostgresBm25Retriever(ds, { candidatesPerTerm: 1 });
+    });
+
+    it('rank the best passages of a frequent term as an exhaustive search does', async () => {
+      for (const limit of [1, 3]) {
+        const expected = await exhaustive.search(namespace, 'alpha', { limit });
+        expect(await truncating.search(namespace, 'alpha', { limit })).toEqual(expected);
+      }
+      expect((await truncating.search(namespace, 'alpha', { limit: 1 }))[0].nodeId).toBe(ladder[29].nodeId);
+    });
+
+    it('find a passage by a rare term and score it exactly, also for terms whose postings were cut', async () => {
+      const [hit] = await truncating.search(namespace, 'alpha zeta', { limit: 1 });
+      expect(hit.nodeId).toBe(rare.nodeId);
+      // N = 44; df(alpha) = 44, df(zeta) = 1; the rare passage has length 10.
+      const stored = (await stats(namespace))!;
+      const avglen = stored.total / stored.n;
+      expect(hit.score).toBeCloseTo(bm25(1, 10, 44, 44, avglen) + bm25(1, 10, 1, 44, avglen), 10);
+      expect(hit).toEqual((await exhaustive.search(namespace, 'alpha zeta', { limit: 1 }))[0]);
+    });
+
+    it('apply a file filter while reading postings in impact order, and directly on a few passages', async () => {
+      // 31 of the 44 passages are in file: reading in impact order costs less than scoring them all.
+      const inFile = await truncating.search(namespace, 'alpha', { limit: 2, fileIds: [file] });
+      expect(inFile).toEqual(await exhaustive.search(namespace, 'alpha', { limit: 2, fileIds: [file] }));
+      expect(inFile.map((h) => h.nodeId)).toEqual([ladder[29].nodeId, ladder[28].nodeId]);
+      // The small file's 12: scored directly, best is the shortest (alpha once in 2 terms).
+      const inSmall = await truncating.search(namespace, 'alpha', { limit: 1, fileIds: [small, randomUUID()] });
+      expect(inSmall).toEqual(await exhaustive.search(namespace, 'alpha', { limit: 1, fileIds: [small] }));
+      expect(inSmall[0].fileId).toBe(small);
+      expect(inSmall[0].score).toBeCloseTo(bm25(1, 2, 44, 44, (await stats(namespace))!.total / 44), 10);
+    });
+
+    it('keeps a term’s document frequency exact through replacement and removal', async () => {
+      expect((await dictionary(namespace)).alpha).toBe(44);
+      await retriever.add(namespace, file, [passage('gamma only', rare.nodeId)]);
+      await retriever.removePassages(namespace, file, [ladder[0].nodeId]);
+      await retriever.remove(namespace, other);
+      const dictionaryNow = await dictionary(namespace);
+      expect(dictionaryNow.alpha).toBe(41);
+      expect(dictionaryNow.zeta).toBeUndefined();
+      expect(await dfDrift(namespace)).toEqual([]);
+      expect(await postings(namespace)).toMatchObject({ orphans: 0 });
+      expect(await truncating.search(namespace, 'zeta', { limit: 5 })).toEqual([]);
+    });
+  });
+
+  it('converts an index written by the earlier tables, keeping its passages and statistics', async () => {
+    // A deployment's schema before RetrievalImpactIndex, with rows as the earlier retriever wrote them.
+    const schema = 'retrieval_legacy';
+    const legacyOptions = (migrations: PersistenceOptions['migrations']): PersistenceOptions => ({
+      url: infra.databaseUrl,
+      schema,
+      entities: [],
+      migrations,
+      poolSize: 2,
+    });
+    const before = legacyOptions([CreateRetrievalTables1732600000000, RetrievalFileRemoval1732600000001]);
+    const legacy = await initializeDataSource(createDataSource(before), before);
+    const [namespace, neighbour] = [ns(), ns()];
+    const [file, otherFile] = [randomUUID(), randomUUID()];
+    const written = [
+      { namespace, file, p: passage('Notice period: notice.') },
+      { namespace, file, p: passage('Termination notice') },
+      { namespace, file: otherFile, p: passage('Payment schedule for rent') },
+      { namespace, file: otherFile, p: passage('The rent is due') },
+      { namespace: neighbour, file, p: passage('notice notice rent') },
+    ];
+    for (const w of written) {
+      const { length, tf } = termFrequencies(w.p.text);
+      await legacy.query('INSERT INTO retrieval_docs (namespace_id, node_id, file_id, length) VALUES ($1, $2, $3, $4)', [
+        w.namespace,
+        w.p.nodeId,
+        w.file,
+        length,
+      ]);
+      for (const [term, n] of tf) {
+        await legacy.query('INSERT INTO retrieval_postings (namespace_id, term, node_id, file_id, tf) VALUES ($1, $2, $3, $4, $5)', [
+          w.namespace,
+          term,
+          w.p.nodeId,
+          w.file,
+          n,
+        ]);
+      }
+    }
+    await legacy.query(
+      `INSERT INTO retrieval_stats (namespace_id, doc_count, total_length)
+       SELECT namespace_id, count(*), sum(length) FROM retrieval_docs GROUP BY namespace_id`,
+    );
+    await legacy.destroy();
+
+    const after = legacyOptions(retrievalMigrations);
+    const upgraded = await initializeDataSource(createDataSource(after), after);
+    try {
+      const converted = new PostgresBm25Retriever(upgraded);
+      const hits = await converted.search(namespace, 'notice', { limit: 10 });
+      expect(hits.map((h) => h.nodeId)).toEqual([written[0].p.nodeId, written[1].p.nodeId]);
+      expect(hits[0].score).toBeCloseTo(bm25(2, 3, 2, 4, 2.5), 10);
+      expect(hits[1].score).toBeCloseTo(bm25(1, 2, 2, 4, 2.5), 10);
+      expect((await converted.search(neighbour, 'notice', { limit: 10 })).map((h) => h.nodeId)).toEqual([written[4].p.nodeId]);
+      const [{ df }] = (await upgraded.query('SELECT df FROM retrieval_terms WHERE namespace_id = $1 AND term = $2', [
+        namespace,
+        'notic',
+      ])) as {
+        df: number;
+      }[];
+      expect(df).toBe(2);
+      // Removal works on converted rows, from the retriever and from SQL.
+      await converted.remove(namespace, otherFile);
+      const [{ removed }] = (await upgraded.query('SELECT retrieval_remove_file($1, $2) AS removed', [namespace, file])) as {
+        removed: number;
+      }[];
+      expect(removed).toBe(2);
+      expect(await converted.search(namespace, 'notice rent', { limit: 10 })).toEqual([]);
+      const [left] = (await upgraded.query(
+        `SELECT (SELECT count(*)::int FROM retrieval_terms WHERE namespace_id = $1) AS terms,
+                (SELECT doc_count::int FROM retrieval_stats WHERE namespace_id = $1) AS n`,
+        [namespace],
+      )) as { terms: number; n: number }[];
+      expect(left).toEqual({ terms: 0, n: 0 });
+      // New passages go in beside the converted ones.
+      await converted.add(neighbour, otherFile, [passage('notice of rent review')]);
+      expect(await converted.search(neighbour, 'notice', { limit: 10 })).toHaveLength(2);
+    } finally {
+      await upgraded.destroy();
+    }
   });
 });
