@@ -28,7 +28,8 @@ const lib = (name) => require(join(REPO_ROOT, 'libs', name, 'dist'));
 require(join(REPO_ROOT, 'node_modules/reflect-metadata'));
 const { PostgresBm25Retriever, HybridPassageSearch, DEFAULT_HYBRID, RECOMMENDED_BM25, retrievalMigrations, fuseRrf, fuseScores } =
   lib('retrieval');
-const { createEmbedder, EmbeddingsEnv, NodeVectorStore, CreateNodeEmbeddings1732450000000 } = lib('ai');
+const { createEmbedder, EmbeddingsEnv, NodeVectorStore, CreateNodeEmbeddings1732450000000, CreateDocumentEmbeddings1764100000000 } =
+  lib('ai');
 const { loadConfig } = lib('config');
 const { createDataSource, initializeDataSource } = lib('persistence');
 const { startInfrastructure } = require('../lib/infra');
@@ -106,7 +107,7 @@ async function main() {
       url: infra.databaseUrl,
       schema: 'indexing',
       entities: [],
-      migrations: [...retrievalMigrations, CreateNodeEmbeddings1732450000000],
+      migrations: [...retrievalMigrations, CreateNodeEmbeddings1732450000000, CreateDocumentEmbeddings1764100000000],
       poolSize: 4,
     };
     ds = await initializeDataSource(createDataSource(opts), opts);

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /*
- * Vector search on stock PostgreSQL, the store's streaming scan against cosine in SQL over real[]:
+ * Vector search on stock PostgreSQL, the store's streaming scan against cosine in SQL over real[],
+ * then the same rows converted to pgvector (HNSW) with its recall against the exact scan:
  *   npm run build && node libs/ai/bench/vector-search.js [count=100000] [dims=512]
+ * BENCH_PGVECTOR=0 skips the pgvector leg (it needs the extension: scripts/install-pgvector.sh).
  * Uses a scratch database on DATABASE_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres),
  * dropped at the end.
  */
@@ -10,7 +12,7 @@ require('reflect-metadata');
 const { randomUUID } = require('node:crypto');
 const { Client } = require('pg');
 const { createDataSource, initializeDataSource } = require('../../persistence/dist');
-const { NodeVectorStore, CreateNodeEmbeddings1732450000000, normalize } = require('../dist');
+const { NodeVectorStore, CreateNodeEmbeddings1732450000000, CreateDocumentEmbeddings1764100000000, normalize } = require('../dist');
 
 const COUNT = Number(process.argv[2] ?? 100_000);
 const DIMS = Number(process.argv[3] ?? 512);
@@ -42,10 +44,16 @@ async function main() {
   await admin.query(`CREATE DATABASE "${DB}"`);
   const url = new URL(ADMIN);
   url.pathname = `/${DB}`;
-  const opts = { url: url.toString(), schema: 'indexing', entities: [], migrations: [CreateNodeEmbeddings1732450000000], poolSize: 2 };
+  const opts = {
+    url: url.toString(),
+    schema: 'indexing',
+    entities: [],
+    migrations: [CreateNodeEmbeddings1732450000000, CreateDocumentEmbeddings1764100000000],
+    poolSize: 2,
+  };
   const ds = await initializeDataSource(createDataSource(opts), opts);
   try {
-    const store = new NodeVectorStore(ds, { model: 'bench', dimensions: DIMS });
+    const store = new NodeVectorStore(ds, { model: 'bench', dimensions: DIMS, storage: 'bytea' });
     const namespace = randomUUID();
     const file = randomUUID();
     // The alternative measured beside the store: the same normalised vectors as real[], cosine in SQL.
@@ -82,6 +90,28 @@ async function main() {
     );
     const same = scan.map((h) => h.nodeId).join() === sql.map((r) => r.node_id).join();
     console.log(`same top 10 from both: ${same}`);
+
+    // The pgvector leg (skipped with BENCH_PGVECTOR=0): the same rows converted in place, as a
+    // deployment that installs pgvector later gets them, then HNSW search against the exact scan.
+    if (process.env.BENCH_PGVECTOR !== '0') {
+      const queries = Array.from({ length: 20 }, randomVector);
+      const exact = [];
+      for (const q of queries) exact.push(await store.search(namespace, q, { k: 10 }));
+      const pg = new NodeVectorStore(ds, { model: 'bench', dimensions: DIMS, storage: 'pgvector' });
+      const t = performance.now();
+      await pg.prepare();
+      console.log(`conversion to pgvector and HNSW build, ${COUNT} x ${DIMS}: ${((performance.now() - t) / 1000).toFixed(1)} s`);
+      await ds.query('VACUUM ANALYZE node_embeddings');
+      let found = 0;
+      for (const [i, q] of queries.entries()) {
+        const ids = new Set((await pg.search(namespace, q, { k: 10 })).map((h) => h.nodeId));
+        found += exact[i].filter((h) => ids.has(h.nodeId)).length;
+      }
+      console.log(
+        `pgvector HNSW recall@10 against the exact scan: ${(found / (queries.length * 10)).toFixed(3)} over ${queries.length} queries`,
+      );
+      await timed('store.search (pgvector, HNSW, ef_search 100), k=10', 20, () => pg.search(namespace, randomVector(), { k: 10 }));
+    }
   } finally {
     await ds.destroy();
     await admin.query(`DROP DATABASE IF EXISTS "${DB}" WITH (FORCE)`);

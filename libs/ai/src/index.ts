@@ -7,3 +7,4 @@ export * from './onnx';
 export * from './vectors/vector-math';
 export * from './vectors/node-vector-store';
 export * from './vectors/node-embeddings.migration';
+export * from './vectors/document-embeddings.migration';

@@ -1,4 +1,5 @@
 export * from './infrastructure';
+export * from './database-role';
 export * from './stack';
 export * from './s3';
 export * from './onnx-model';

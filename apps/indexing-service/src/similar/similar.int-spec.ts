@@ -24,8 +24,10 @@ import { Embeddings } from '../embeddings/embedder.provider';
 import { FilesRepository } from '../files/files.repository';
 import { IndexedFileEntity } from '../files/indexed-file.entity';
 import { OntologiesRepository } from '../files/ontologies.repository';
+import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import { IndexingEnv } from '../indexing.env';
 import { migrations } from '../migrations';
+import { NodeStoreRepository } from '../nodes/node-store.repository';
 import { SimilarModule } from './similar.module';
 
 /**
@@ -364,6 +366,32 @@ describe('indexing.similar.by-work', () => {
     );
     expect(reply.source).toMatchObject({ fileId: own, isSource: true, score: 1 });
     expect(reply.similar.map((f) => f.fileId)).not.toContain(own);
+  });
+});
+
+describe('document vectors kept with the files', () => {
+  const ns = randomUUID();
+
+  it('follows a reindexed file’s new text and forgets a deleted file', async () => {
+    const cats = await addFile(ns, { name: 'cats.txt', paragraphs: ['Cats and kittens.', 'Feline whiskers.'] });
+    const other = await addFile(ns, { name: 'other.txt', paragraphs: ['Kittens and cats.'] });
+    const signal = async () => (await bySource(ns, { id: cats }, 10, 0)).similar.find((f) => f.fileId === other)?.signals?.embedding;
+    expect(await signal()).toBeGreaterThan(0.9);
+
+    // Reindexed as a text about cars: a new generation's nodes and vectors, then the reparse's clean-up of the old ones.
+    const nodeId = randomUUID();
+    await ds.query(
+      `INSERT INTO nodes (file_id, generation, id, parent_id, ordinal, type, text, positions) VALUES ($1, 2, $2, NULL, 0, 'paragraph', $3, '[]')`,
+      [other, nodeId, 'Cars and engines.'],
+    );
+    await ds.query('UPDATE files SET current_generation = 2 WHERE id = $1', [other]);
+    const [vector] = await embedder.embed(['Cars and engines.']);
+    await store.upsert(ns, [{ nodeId, fileId: other, vector }]);
+    await new NodeStoreRepository(ds, new IndexationStateRepository(ds)).deleteVectorsOfReplacedNodes(other, 2);
+    expect(await signal()).toBeLessThan(0.1);
+
+    await ds.query('DELETE FROM files WHERE id = $1', [other]);
+    expect(await ds.query('SELECT file_id FROM document_embeddings WHERE namespace_id = $1', [ns])).toEqual([{ file_id: cats }]);
   });
 });
 

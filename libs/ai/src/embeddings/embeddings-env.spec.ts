@@ -54,4 +54,10 @@ describe('EmbeddingsEnv', () => {
     expect(createEmbedder(loadConfig(EmbeddingsEnv, { ...remote, EMBEDDINGS_PROVIDER: 'openai' })).model).toBe('openai:m');
     expect(createEmbedder(loadConfig(EmbeddingsEnv, { ...remote, EMBEDDINGS_PROVIDER: 'ollama' })).dimensions).toBe(3);
   });
+
+  it('stores vectors as auto by default and names VECTOR_STORAGE when its value is unknown', () => {
+    expect(loadConfig(EmbeddingsEnv, {}).VECTOR_STORAGE).toBe('auto');
+    expect(loadConfig(EmbeddingsEnv, { VECTOR_STORAGE: 'bytea' }).VECTOR_STORAGE).toBe('bytea');
+    expect(problems({ VECTOR_STORAGE: 'faiss' })).toEqual(['VECTOR_STORAGE ("faiss"): must be one of auto, pgvector, bytea']);
+  });
 });

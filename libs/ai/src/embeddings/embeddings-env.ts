@@ -3,6 +3,7 @@ import { IsIn, IsNotEmpty, IsOptional, IsString, ValidateBy, ValidateIf } from '
 import { IsHttpUrlVar, IsIntegerVar } from '@docintel/config';
 import { DEFAULT_ONNX_QUEUE_SIZE, DEFAULT_ONNX_THREADS, IsModelDirVar, IsOnnxQueueSizeVar, IsOnnxThreadsVar } from '../onnx/onnx-env';
 import { ONNX_POOLING_MODES, type OnnxPooling } from './onnx-embedder';
+import { VECTOR_STORAGES, type VectorStorage } from '../vectors/node-vector-store';
 
 export const EMBEDDINGS_PROVIDERS = ['builtin', 'openai', 'ollama', 'local-onnx'] as const;
 export type EmbeddingsProvider = (typeof EMBEDDINGS_PROVIDERS)[number];
@@ -89,4 +90,12 @@ export class EmbeddingsEnv {
   /** local-onnx: calls that may wait for the model before more are refused. */
   @IsOnnxQueueSizeVar()
   ONNX_QUEUE_SIZE = DEFAULT_ONNX_QUEUE_SIZE;
+
+  /**
+   * Where node vectors live: pgvector (HNSW search; start-up fails without the extension), bytea
+   * (any PostgreSQL, scanned in Node) or auto (pgvector when CREATE EXTENSION vector works). The
+   * stored vectors are converted at start-up when the table holds the other kind.
+   */
+  @IsIn(VECTOR_STORAGES, { message: `must be one of ${VECTOR_STORAGES.join(', ')}` })
+  VECTOR_STORAGE: VectorStorage = 'auto';
 }

@@ -1,14 +1,18 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
+import { createNonSuperuserRole, startTestInfrastructure, type DatabaseRole, type TestInfrastructure } from '@docintel/testing';
 import { createDataSource, initializeDataSource, type PersistenceOptions } from '@docintel/persistence';
+import { CreateDocumentEmbeddings1764100000000 } from './document-embeddings.migration';
 import { CreateNodeEmbeddings1732450000000 } from './node-embeddings.migration';
-import { NodeVectorStore, type NodeEmbedding } from './node-vector-store';
+import { NodeVectorStore, type NodeEmbedding, type VectorStorage } from './node-vector-store';
+import { normalize, dot } from './vector-math';
 
-// This machine's PostgreSQL has no pgvector, so these tests exercise the stock (bytea + scan) storage.
+// Both storages are pinned explicitly, whatever the machine has: bytea runs on any PostgreSQL;
+// pgvector needs the extension installed on the server (scripts/install-pgvector.sh).
 
 const DIMS = 4;
+const MIGRATIONS = [CreateNodeEmbeddings1732450000000, CreateDocumentEmbeddings1764100000000];
 
 /** A unit vector along one axis, nudged towards another: its cosine to each axis is known. */
 function axis(i: number, towards?: number, weight = 0): number[] {
@@ -18,44 +22,69 @@ function axis(i: number, towards?: number, weight = 0): number[] {
   return v;
 }
 
-describe('NodeVectorStore on stock PostgreSQL', () => {
+/** Deterministic pseudo-random vectors (mulberry32), so a failure reproduces. */
+function randomVectors(seed: number, count: number, dims: number): number[][] {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return Array.from({ length: count }, () => Array.from({ length: dims }, () => next() * 2 - 1));
+}
+
+/** The ids of the k rows closest to q by cosine, computed in the test. */
+function exactTop(rows: NodeEmbedding[], q: number[], k: number): string[] {
+  const nq = normalize(q);
+  return rows
+    .map((r) => ({ id: r.nodeId, s: dot(normalize(r.vector), nq) }))
+    .sort((x, y) => y.s - x.s)
+    .slice(0, k)
+    .map((x) => x.id);
+}
+
+const row = (fileId: string, vector: number[], nodeId = randomUUID()): NodeEmbedding => ({ nodeId, fileId, vector });
+const ns = () => randomUUID();
+const rounded = (v: ArrayLike<number> | undefined) => (v ? Array.from(v, (x) => Number(x.toFixed(4))) : v);
+
+async function openDatabase(url: string): Promise<DataSource> {
+  const opts: PersistenceOptions = { url, schema: 'indexing', entities: [], migrations: MIGRATIONS, poolSize: 3 };
+  return initializeDataSource(createDataSource(opts), opts);
+}
+
+async function columnType(ds: DataSource): Promise<string> {
+  const [{ type }] = (await ds.query(
+    `SELECT udt_name AS type FROM information_schema.columns WHERE table_schema = 'indexing' AND table_name = 'node_embeddings' AND column_name = 'embedding'`,
+  )) as { type: string }[];
+  return type;
+}
+
+async function requirePgvector(ds: DataSource): Promise<void> {
+  const found = (await ds.query(`SELECT 1 FROM pg_available_extensions WHERE name = 'vector'`)) as unknown[];
+  if (!found.length) throw new Error('pgvector is not installed on this PostgreSQL: run scripts/install-pgvector.sh (as root)');
+}
+
+describe.each<Exclude<VectorStorage, 'auto'>>(['bytea', 'pgvector'])('NodeVectorStore with %s storage', (storage) => {
   let infra: TestInfrastructure;
   let ds: DataSource;
   let store: NodeVectorStore;
 
-  const ns = () => randomUUID();
-  const row = (fileId: string, vector: number[], nodeId = randomUUID()): NodeEmbedding => ({ nodeId, fileId, vector });
-
   beforeAll(async () => {
-    infra = await startTestInfrastructure('vectors');
-    const opts: PersistenceOptions = {
-      url: infra.databaseUrl,
-      schema: 'indexing',
-      entities: [],
-      migrations: [CreateNodeEmbeddings1732450000000],
-      poolSize: 3,
-    };
-    ds = await initializeDataSource(createDataSource(opts), opts);
-    store = new NodeVectorStore(ds, { model: 'test-model', dimensions: DIMS, scanBatchSize: 3 });
+    infra = await startTestInfrastructure(`vectors_${storage}`);
+    ds = await openDatabase(infra.databaseUrl);
+    if (storage === 'pgvector') await requirePgvector(ds);
+    store = new NodeVectorStore(ds, { model: 'test-model', dimensions: DIMS, scanBatchSize: 3, storage });
+    expect(await store.prepare()).toBe(storage);
   });
   afterAll(async () => {
     if (ds?.isInitialized) await ds.destroy();
     await infra?.teardown();
   });
 
-  it('creates the table in the service schema with bytea vectors', async () => {
-    const cols = (await ds.query(
-      `SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'indexing' AND table_name = 'node_embeddings' ORDER BY ordinal_position`,
-    )) as { column_name: string; data_type: string }[];
-    expect(cols.map((c) => `${c.column_name}:${c.data_type}`)).toEqual([
-      'namespace_id:uuid',
-      'model:text',
-      'node_id:uuid',
-      'file_id:uuid',
-      'dims:integer',
-      'embedding:bytea',
-      'updated_at:timestamp with time zone',
-    ]);
+  it('keeps the vectors in the column type of the storage asked for', async () => {
+    expect(await columnType(ds)).toBe(storage === 'pgvector' ? 'vector' : 'bytea');
   });
 
   it('returns what was stored, with cosine similarity, best first', async () => {
@@ -114,15 +143,61 @@ describe('NodeVectorStore on stock PostgreSQL', () => {
   it('gives each file its normalised mean vector, for the namespace or the files named', async () => {
     const namespace = ns();
     const [f1, f2] = [randomUUID(), randomUUID()];
-    // More rows than one FETCH (scanBatchSize 3): the sums run across batches.
     await store.upsert(namespace, [row(f1, axis(0)), row(f1, axis(1)), row(f2, axis(2)), row(f2, axis(2)), row(f2, axis(2))]);
     await store.upsert(ns(), [row(f1, axis(3))]); // another namespace's vector of the same file id is not counted
     const means = await store.meanVectors(namespace);
     expect([...means.keys()].sort()).toEqual([f1, f2].sort());
-    expect([...means.get(f1)!].map((x) => Number(x.toFixed(4)))).toEqual([0.7071, 0.7071, 0, 0]);
-    expect([...means.get(f2)!]).toEqual([0, 0, 1, 0]);
+    expect(rounded(means.get(f1))).toEqual([0.7071, 0.7071, 0, 0]);
+    expect(rounded(means.get(f2))).toEqual([0, 0, 1, 0]);
     expect([...(await store.meanVectors(namespace, [f2])).keys()]).toEqual([f2]);
     expect((await store.meanVectors(namespace, [])).size).toBe(0);
+  });
+
+  it('keeps a file’s document vector up to date as its vectors are added, replaced and deleted', async () => {
+    const namespace = ns();
+    const file = randomUUID();
+    const [n1, n2, n3] = [randomUUID(), randomUUID(), randomUUID()];
+    await store.upsert(namespace, [row(file, axis(0), n1)]);
+    await store.upsert(namespace, [row(file, axis(1), n2)]); // a later batch of the same file adds to it
+    expect(rounded((await store.meanVectors(namespace)).get(file))).toEqual([0.7071, 0.7071, 0, 0]);
+    await store.upsert(namespace, [row(file, axis(2), n2)]); // re-embedding a node replaces its share
+    expect(rounded((await store.meanVectors(namespace)).get(file))).toEqual([0.7071, 0, 0.7071, 0]);
+    await store.upsert(namespace, [row(file, axis(3), n3)]);
+    // What a reparse does (NodeStoreRepository): delete the vectors of replaced nodes with plain SQL.
+    await ds.query('DELETE FROM node_embeddings WHERE file_id = $1 AND node_id = ANY($2::uuid[])', [file, [n1, n2]]);
+    expect(rounded((await store.meanVectors(namespace)).get(file))).toEqual([0, 0, 0, 1]);
+    await store.deleteForFile(namespace, file);
+    expect((await store.meanVectors(namespace)).has(file)).toBe(false);
+    const [{ n }] = (await ds.query('SELECT count(*)::int AS n FROM document_embeddings WHERE file_id = $1', [file])) as { n: number }[];
+    expect(n).toBe(0);
+  });
+
+  it('moves a node’s share to its new file when a node changes file', async () => {
+    const namespace = ns();
+    const [from, to] = [randomUUID(), randomUUID()];
+    const node = randomUUID();
+    await store.upsert(namespace, [row(from, axis(0), node), row(from, axis(1))]);
+    await store.upsert(namespace, [row(to, axis(2), node)]);
+    const means = await store.meanVectors(namespace);
+    expect(rounded(means.get(from))).toEqual([0, 1, 0, 0]);
+    expect(rounded(means.get(to))).toEqual([0, 0, 1, 0]);
+  });
+
+  it('finds the files whose document vectors are closest, in the namespace only', async () => {
+    const namespace = ns();
+    const [near, middle, far] = [randomUUID(), randomUUID(), randomUUID()];
+    await store.upsert(namespace, [row(near, axis(0)), row(near, axis(0, 1, 0.2)), row(middle, axis(0, 1, 1)), row(far, axis(3))]);
+    await store.upsert(ns(), [row(randomUUID(), axis(0))]);
+    const hits = await store.searchDocuments(namespace, axis(0), { k: 2 });
+    expect(hits.map((h) => h.fileId)).toEqual([near, middle]);
+    expect(hits[1].score).toBeCloseTo(Math.SQRT1_2, 4);
+    expect((await store.searchDocuments(namespace, axis(0), { k: 5, fileIds: [far] })).map((h) => h.fileId)).toEqual([far]);
+    if (storage === 'pgvector') {
+      const indexes = (await ds.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'document_embeddings'`)) as {
+        indexname: string;
+      }[];
+      expect(indexes.map((i) => i.indexname)).toContainEqual(expect.stringMatching(/^document_embeddings_hnsw_/));
+    }
   });
 
   it('replaces a node’s vector on upsert instead of adding a second one', async () => {
@@ -133,6 +208,7 @@ describe('NodeVectorStore on stock PostgreSQL', () => {
     await store.upsert(namespace, [row(file, axis(0), node), row(file, axis(2), node)]);
     const hits = await store.search(namespace, axis(2), { k: 10 });
     expect(hits).toEqual([{ nodeId: node, fileId: file, score: expect.closeTo(1, 6) as number }]);
+    expect(rounded((await store.meanVectors(namespace)).get(file))).toEqual([0, 0, 1, 0]);
   });
 
   it('deletes every vector of a file and nothing else', async () => {
@@ -146,21 +222,24 @@ describe('NodeVectorStore on stock PostgreSQL', () => {
     expect(await store.deleteForFile(namespace, gone)).toBe(2);
     expect((await store.search(namespace, axis(0), { k: 10 })).map((h) => h.nodeId)).toEqual([survivor.nodeId]);
     expect(await store.search(other, axis(0), { k: 10 })).toHaveLength(1);
+    expect([...(await store.meanVectors(other)).keys()]).toEqual([gone]);
     expect(await store.deleteForFile(namespace, gone)).toBe(0);
   });
 
   it('keeps the vectors of each model apart', async () => {
     const namespace = ns();
     const file = randomUUID();
-    const other = new NodeVectorStore(ds, { model: 'other-model', dimensions: DIMS });
+    const other = new NodeVectorStore(ds, { model: 'other-model', dimensions: DIMS, storage });
     await other.upsert(namespace, [row(file, axis(0))]);
     expect(await store.search(namespace, axis(0), { k: 10 })).toEqual([]);
     expect(await other.search(namespace, axis(0), { k: 10 })).toHaveLength(1);
+    expect((await store.meanVectors(namespace)).size).toBe(0);
     // A file's deletion removes the vectors of every model.
     expect(await store.deleteForFile(namespace, file)).toBe(1);
+    expect((await other.meanVectors(namespace)).size).toBe(0);
   });
 
-  it('writes in the caller’s transaction when given its manager', async () => {
+  it('writes in the caller’s transaction when given its manager, document vector included', async () => {
     const namespace = ns();
     const file = randomUUID();
     await expect(
@@ -170,6 +249,7 @@ describe('NodeVectorStore on stock PostgreSQL', () => {
       }),
     ).rejects.toThrow('roll back');
     expect(await store.search(namespace, axis(0), { k: 1 })).toEqual([]);
+    expect((await store.meanVectors(namespace)).size).toBe(0);
   });
 
   it('rejects vectors of the wrong length, zero vectors and a bad k', async () => {
@@ -178,5 +258,112 @@ describe('NodeVectorStore on stock PostgreSQL', () => {
     await expect(store.upsert(namespace, [row(randomUUID(), [0, 0, 0, 0])])).rejects.toThrow('not all zeros');
     await expect(store.search(namespace, [1, 0], { k: 1 })).rejects.toThrow('the query has 2 dimensions');
     await expect(store.search(namespace, axis(0), { k: 0 })).rejects.toThrow('k must be an integer from 1 to 1000');
+  });
+
+  it('finds a small namespace’s k nearest among a large namespace’s vectors', async () => {
+    const dims = 16;
+    const model = 'namespaces-model';
+    // A narrow search breadth: without iterative scans, the index's 10 candidates would hold about one of the small namespace's.
+    const store16 = new NodeVectorStore(ds, { model, dimensions: dims, storage, efSearch: 10 });
+    const [large, small] = [ns(), ns()];
+    const file = randomUUID();
+    const smallRows = randomVectors(2, 400, dims).map((v) => row(file, v));
+    await store16.upsert(
+      large,
+      randomVectors(1, 4000, dims).map((v) => row(file, v)),
+    );
+    await store16.upsert(small, smallRows);
+    await ds.query('ANALYZE node_embeddings');
+    if (storage === 'pgvector') {
+      // The namespace is a filter on the HNSW index scan, not a separate exact path.
+      const plan = await store16.explainSearch(small, randomVectors(4, 1, dims)[0], { k: 10 });
+      expect(plan).toMatch(/Index Scan using node_embeddings_hnsw_\w+ on node_embeddings[\s\S]*Filter: \(namespace_id = /);
+    }
+    for (const [i, q] of randomVectors(3, 5, dims).entries()) {
+      const hits = await store16.search(small, q, { k: 10 });
+      expect({ query: i, ids: hits.map((h) => h.nodeId) }).toEqual({ query: i, ids: exactTop(smallRows, q, 10) });
+    }
+  });
+});
+
+describe('NodeVectorStore storage choice', () => {
+  let infra: TestInfrastructure;
+  let admin: DataSource;
+
+  beforeAll(async () => {
+    infra = await startTestInfrastructure('vectors_choice');
+    admin = await openDatabase(infra.databaseUrl);
+    await requirePgvector(admin);
+  });
+  afterAll(async () => {
+    if (admin?.isInitialized) await admin.destroy();
+    await infra?.teardown();
+  });
+
+  it('converts bytea vectors to pgvector when the extension appears, with the same top hits and document vectors', async () => {
+    const dims = 8;
+    const asBytea = new NodeVectorStore(admin, { model: 'convert-model', dimensions: dims, storage: 'bytea' });
+    expect(await asBytea.prepare()).toBe('bytea');
+    // As on a server that had no pgvector when the vectors were written.
+    await admin.query('DROP EXTENSION IF EXISTS vector');
+    const namespace = ns();
+    const files = [randomUUID(), randomUUID(), randomUUID()];
+    const rows = randomVectors(5, 300, dims).map((v, i) => row(files[i % 3], v));
+    await asBytea.upsert(namespace, rows);
+    const queries = randomVectors(6, 5, dims);
+    const before = await Promise.all(queries.map((q) => asBytea.search(namespace, q, { k: 10 })));
+    const meansBefore = await asBytea.meanVectors(namespace);
+
+    // A replica configured with auto starts: pgvector can now be created, so the rows are converted.
+    const asAuto = new NodeVectorStore(admin, { model: 'convert-model', dimensions: dims, storage: 'auto' });
+    expect(await asAuto.prepare()).toBe('pgvector');
+    expect(await columnType(admin)).toBe('vector');
+    const after = await Promise.all(queries.map((q) => asAuto.search(namespace, q, { k: 10 })));
+    expect(after.map((hits) => hits.map((h) => h.nodeId))).toEqual(before.map((hits) => hits.map((h) => h.nodeId)));
+    expect(after.map((hits) => hits.map((h) => h.score.toFixed(5)))).toEqual(before.map((hits) => hits.map((h) => h.score.toFixed(5))));
+    const meansAfter = await asAuto.meanVectors(namespace);
+    expect(files.map((f) => rounded(meansAfter.get(f)))).toEqual(files.map((f) => rounded(meansBefore.get(f))));
+
+    // And back, when an operator pins bytea.
+    const back = new NodeVectorStore(admin, { model: 'convert-model', dimensions: dims, storage: 'bytea' });
+    expect(await back.prepare()).toBe('bytea');
+    expect(await columnType(admin)).toBe('bytea');
+    const again = await Promise.all(queries.map((q) => back.search(namespace, q, { k: 10 })));
+    expect(again.map((hits) => hits.map((h) => h.nodeId))).toEqual(before.map((hits) => hits.map((h) => h.nodeId)));
+  });
+
+  describe('for a role that may not create the extension (a server without pgvector)', () => {
+    let role: DatabaseRole;
+    let restricted: DataSource;
+
+    beforeAll(async () => {
+      const infra2 = await startTestInfrastructure('vectors_norole');
+      role = await createNonSuperuserRole(infra2.databaseUrl);
+      restricted = await openDatabase(role.url);
+      teardowns.push(async () => {
+        if (restricted?.isInitialized) await restricted.destroy();
+        await role.drop();
+        await infra2.teardown();
+      });
+    });
+    const teardowns: (() => Promise<void>)[] = [];
+    afterAll(async () => {
+      for (const t of teardowns) await t();
+    });
+
+    it('auto falls back to bytea and searches by the scan', async () => {
+      expect(await columnType(restricted)).toBe('bytea');
+      const store = new NodeVectorStore(restricted, { model: 'm', dimensions: DIMS, storage: 'auto' });
+      expect(await store.prepare()).toBe('bytea');
+      const namespace = ns();
+      const a = row(randomUUID(), axis(0));
+      await store.upsert(namespace, [a, row(randomUUID(), axis(1))]);
+      expect((await store.search(namespace, axis(0), { k: 1 })).map((h) => h.nodeId)).toEqual([a.nodeId]);
+    });
+
+    it('pgvector refuses to start, naming VECTOR_STORAGE', async () => {
+      const store = new NodeVectorStore(restricted, { model: 'm', dimensions: DIMS, storage: 'pgvector' });
+      await expect(store.prepare()).rejects.toThrow(/^VECTOR_STORAGE is pgvector but this PostgreSQL cannot CREATE EXTENSION vector/);
+    });
   });
 });
