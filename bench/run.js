@@ -25,6 +25,7 @@ const SCENARIOS = [
   require('./jobs'),
   require('./agent'),
   require('./documents'),
+  require('./scale'),
 ];
 const DOC = join(REPO_ROOT, 'docs/benchmarks.md');
 const PREAMBLE = `# Benchmarks

@@ -1,11 +1,12 @@
 'use strict';
 /* Command-line flags, with environment variables as defaults: flags win. */
 const { parseArgs } = require('node:util');
+const { parseSizes } = require('../scale/stats');
 
 const USAGE = `npm run bench -- [scenario ...] [options]
 
 Scenarios: providers (the default), and by name only: performance (providers, then the byte path of
-bench:storage, in one run), hardening, jobs, agent, documents
+bench:storage, in one run), hardening, jobs, agent, documents, scale
 
 Options (environment variable in brackets):
   --duration <s>      measured seconds per target            [BENCH_DURATION, default 10]
@@ -15,6 +16,8 @@ Options (environment variable in brackets):
   --profile           write V8 CPU profiles of the servers to bench/results/profiles/
   --split <name>      documents: the question split, dev or heldout (only heldout
                       updates docs/benchmarks.md)              [default dev]
+  --sizes <list>      scale: namespace sizes, e.g. 10k,100k     [BENCH_SCALE_SIZES, default 10k,100k,1M]
+  --keep              scale: keep each size's database (and reuse a kept one)
   --no-write          print the results without updating docs/benchmarks.md
   -h, --help`;
 
@@ -34,6 +37,8 @@ function parseOptions(argv, env = process.env) {
       warmup: { type: 'string' },
       connections: { type: 'string' },
       split: { type: 'string' },
+      sizes: { type: 'string' },
+      keep: { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
       'no-write': { type: 'boolean', default: false },
       'no-breakdown': { type: 'boolean', default: false },
@@ -49,6 +54,8 @@ function parseOptions(argv, env = process.env) {
     warmupS: positiveNumber('warmup', values.warmup ?? env.BENCH_WARMUP ?? 3, { allowZero: true }),
     connections: positiveNumber('connections', values.connections ?? env.BENCH_CONNECTIONS ?? 50, { integer: true }),
     split,
+    sizes: parseSizes(values.sizes ?? env.BENCH_SCALE_SIZES ?? '10k,100k,1M'),
+    keep: values.keep,
     profile: values.profile,
     write: !values['no-write'],
     breakdown: !values['no-breakdown'],
