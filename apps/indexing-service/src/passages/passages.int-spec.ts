@@ -635,8 +635,10 @@ describe('removal of passages', () => {
     expect(await passages.countForFile(gone)).toBe(0);
     expect(await lexicalCount(gone)).toBe(0);
     expect(await stats(ns)).toBe(2);
-    const { passages: found } = await search(ns, 'arbitration', [kept, gone], { limit: 50 });
-    expect(found.map((p) => p.fileId)).toEqual([kept, kept]);
+    // Lexical only: the test embedder gives every text without a concept the same vector, and an
+    // HNSW graph full of duplicates need not reach them all, so the dense leg's extras depend on the plan.
+    const { passages: found } = await search(ns, 'arbitration', [kept, gone], { limit: 50, dense: false });
+    expect(found.map((p) => p.fileId)).toEqual([kept]);
     expect(found[0].text).toBe('Arbitration takes place in Geneva.');
   }, 30_000);
 
