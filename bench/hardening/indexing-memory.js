@@ -5,6 +5,10 @@
  *   node bench/hardening/indexing-memory.js            parse side, in this process (about a minute)
  *   node bench/hardening/indexing-memory.js --stack    the whole stack: the batch indexed through
  *                                                      the API, indexing-service's RSS sampled
+ *   node bench/hardening/indexing-memory.js --embed    node_embedding side, in this process: the
+ *                                                      batch's node texts through the configured
+ *                                                      embedder (EMBEDDINGS_*), 500 nodes a batch and
+ *                                                      64 texts a call (over 10 minutes on 2 busy cores)
  *
  * Both need a build (`npx tsc -b tsconfig.build.json`). The first runs indexing-service's own parser
  * threads (apps/indexing-service/dist/parsing/parsers.js) with its configuration (PARSE_* and the
@@ -92,6 +96,73 @@ async function parseSide(files) {
   };
 }
 
+/** The texts node_embedding embeds for a parsed tree by default (see embeddings/embedding-texts.ts). */
+function embeddingTexts(root, types, maxChars) {
+  const out = [];
+  const under = (node, sep) => {
+    const parts = [];
+    const walk = (n) => {
+      if (n.text && n.text.trim()) parts.push(n.text.trim());
+      for (const c of n.children ?? []) walk(c);
+    };
+    for (const c of node.children ?? []) walk(c);
+    return parts.join(sep);
+  };
+  const stack = [root];
+  while (stack.length) {
+    const n = stack.pop();
+    if (types.has(n.type)) {
+      const text = (n.text && n.text.trim() ? n.text : under(n, n.type === 'row' ? ' | ' : ' ')).slice(0, maxChars);
+      if (text.trim()) out.push(text);
+    }
+    for (let i = (n.children ?? []).length - 1; i >= 0; i--) stack.push(n.children[i]);
+  }
+  return out;
+}
+
+async function embedSide(files) {
+  require('reflect-metadata');
+  const { loadConfig } = require(join(REPO_ROOT, 'libs/config/dist'));
+  const { EmbeddingsEnv, createEmbedder } = require(join(REPO_ROOT, 'libs/ai/dist'));
+  const { Parsers } = require(join(REPO_ROOT, 'apps/indexing-service/dist/parsing/parsers'));
+  const { IndexingEnv } = require(join(REPO_ROOT, 'apps/indexing-service/dist/indexing.env'));
+  const { DEFAULT_EMBEDDED_TYPES } = require(join(REPO_ROOT, 'apps/indexing-service/dist/embeddings/embedding-texts'));
+  const env = loadConfig(EmbeddingsEnv);
+  const indexing = new IndexingEnv();
+  const parsers = new Parsers(indexing, { indexing: { parseDuration: { observe: () => undefined } } });
+  const texts = [];
+  for (const path of files) {
+    const doc = await parsers.parse({ source: { path }, fileName: path.split('/').pop() }, readFileSync(path).length);
+    texts.push(...embeddingTexts(doc.root, new Set(DEFAULT_EMBEDDED_TYPES), env.EMBEDDINGS_MAX_CHARS));
+  }
+  await parsers.close();
+  const embedder = createEmbedder(env);
+  const startRssMib = mib(process.memoryUsage().rss);
+  const rss = peakSampler(() => process.memoryUsage().rss, 50);
+  const t0 = Date.now();
+  // As node_embedding does: a batch's vectors are kept until it is stored, 64 texts per embed() call.
+  for (let b = 0; b < texts.length; b += indexing.NODE_BATCH_SIZE) {
+    const rows = [];
+    const batch = texts.slice(b, b + indexing.NODE_BATCH_SIZE);
+    for (let i = 0; i < batch.length; i += 64) rows.push(...(await embedder.embed(batch.slice(i, i + 64))));
+  }
+  const peakRssMib = mib(rss.peak());
+  rss.stop();
+  const workers = embedder.workerStats;
+  await embedder.close();
+  return {
+    mode: 'node_embedding side',
+    model: embedder.model,
+    texts: texts.length,
+    chars: texts.reduce((n, t) => n + t.length, 0),
+    embedMs: Date.now() - t0,
+    startRssMib,
+    peakRssMib,
+    ...(workers && { workersStarted: workers.started, lastWorkerWasmMib: mib(workers.wasmBytes) }),
+    rssAfterCloseMib: mib(process.memoryUsage().rss),
+  };
+}
+
 async function wholeStack(files) {
   const { startHardeningStack } = require('./stack');
   const { call, must, upload, poll } = require('./runner');
@@ -160,7 +231,8 @@ async function main() {
   const args = process.argv.slice(2);
   const named = args.filter((a) => !a.startsWith('--'));
   const files = (named.length ? named : BATCH).map((f) => (isAbsolute(f) ? f : join(CORPUS, f)));
-  const result = args.includes('--stack') ? await wholeStack(files) : await parseSide(files);
+  const mode = args.includes('--stack') ? wholeStack : args.includes('--embed') ? embedSide : parseSide;
+  const result = await mode(files);
   console.log(JSON.stringify({ ...result, limitMib: LIMIT_MIB, withinLimit: result.peakRssMib < LIMIT_MIB }, null, 2));
   process.exitCode = result.peakRssMib < LIMIT_MIB ? 0 : 1;
 }
@@ -172,4 +244,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { parseSide, wholeStack, BATCH };
+module.exports = { parseSide, embedSide, wholeStack, BATCH };

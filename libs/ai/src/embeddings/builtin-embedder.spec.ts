@@ -54,3 +54,43 @@ describe('BuiltinEmbedder', () => {
     expect(v).toHaveLength(512);
   });
 });
+
+describe('BuiltinEmbedder past its worker memory limit', () => {
+  // Any model call leaves more than 1 MiB of WebAssembly memory, so every call retires its worker.
+  const recycling = new BuiltinEmbedder({ batchSize: 2, maxChars: 2000, maxWorkerMemoryMib: 1 });
+  const keeping = new BuiltinEmbedder({ batchSize: 2, maxChars: 2000, maxWorkerMemoryMib: 0 });
+  afterAll(() => Promise.all([recycling.close(), keeping.close()]));
+  const texts = ['The invoice is due at the end of the month.', 'Mitochondria are the powerhouse of the cell.'];
+
+  it('replaces its worker after a call and answers the same vectors from the new one', async () => {
+    const first = await recycling.embed(texts);
+    expect(recycling.workerStats).toEqual({ started: 1, wasmBytes: 0 });
+    const second = await recycling.embed(texts);
+    expect(recycling.workerStats.started).toBe(2);
+    expect(second).toEqual(first);
+    expect(await keeping.embed(texts)).toEqual(first);
+  });
+
+  it('keeps one worker, whatever its size, when the limit is 0', async () => {
+    await keeping.embed(texts);
+    await keeping.embed(['a third call']);
+    expect(keeping.workerStats.started).toBe(1);
+    expect(keeping.workerStats.wasmBytes).toBeGreaterThan(1048576);
+  });
+});
+
+describe('BuiltinEmbedder with a character budget per model call', () => {
+  const unbounded = new BuiltinEmbedder({ batchSize: 32, maxChars: 2000, maxWorkerMemoryMib: 0 });
+  const bounded = new BuiltinEmbedder({ batchSize: 32, maxChars: 2000, maxBatchChars: 4000, maxWorkerMemoryMib: 0 });
+  afterAll(() => Promise.all([unbounded.close(), bounded.close()]));
+
+  it('embeds long texts in smaller calls, with less memory and the same vectors', async () => {
+    const texts = Array.from({ length: 16 }, (_, i) => `Clause ${i}: the parties agree to the terms below. `.repeat(40));
+    const whole = await unbounded.embed(texts);
+    const split = await bounded.embed(texts);
+    expect(split).toHaveLength(16);
+    split.forEach((v, i) => expect(cosine(v, whole[i])).toBeCloseTo(1, 4));
+    // One call of 16 texts of 2,000 characters grows the heap by tens of MiB; calls of two, by a few.
+    expect(unbounded.workerStats.wasmBytes - bounded.workerStats.wasmBytes).toBeGreaterThan(16 * 1048576);
+  }, 120_000);
+});

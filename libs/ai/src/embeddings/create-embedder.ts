@@ -10,7 +10,12 @@ const DEFAULT_BASE_URLS = { openai: 'https://api.openai.com/v1', ollama: 'http:/
 export function createEmbedder(env: EmbeddingsEnv): Embedder {
   const provider = env.EMBEDDINGS_PROVIDER;
   if (provider === 'builtin') {
-    return new BuiltinEmbedder({ batchSize: env.EMBEDDINGS_BATCH_SIZE, maxChars: env.EMBEDDINGS_MAX_CHARS });
+    return new BuiltinEmbedder({
+      batchSize: env.EMBEDDINGS_BATCH_SIZE,
+      maxChars: env.EMBEDDINGS_MAX_CHARS,
+      maxBatchChars: env.EMBEDDINGS_MAX_BATCH_CHARS,
+      maxWorkerMemoryMib: env.EMBEDDINGS_WORKER_MAX_MEMORY_MIB,
+    });
   }
   if (provider === 'local-onnx') {
     // EmbeddingsEnv has checked the folder; the dimensions come from its config.json.

@@ -21,6 +21,8 @@ describe('EmbeddingsEnv', () => {
       EMBEDDINGS_BATCH_SIZE: 32,
       EMBEDDINGS_MAX_RETRIES: 3,
       EMBEDDINGS_MAX_CHARS: 2000,
+      EMBEDDINGS_MAX_BATCH_CHARS: 16_000,
+      EMBEDDINGS_WORKER_MAX_MEMORY_MIB: 256,
     });
     expect(createEmbedder(env)).toBeInstanceOf(BuiltinEmbedder);
   });
@@ -59,5 +61,16 @@ describe('EmbeddingsEnv', () => {
     expect(loadConfig(EmbeddingsEnv, {}).VECTOR_STORAGE).toBe('auto');
     expect(loadConfig(EmbeddingsEnv, { VECTOR_STORAGE: 'bytea' }).VECTOR_STORAGE).toBe('bytea');
     expect(problems({ VECTOR_STORAGE: 'faiss' })).toEqual(['VECTOR_STORAGE ("faiss"): must be one of auto, pgvector, bytea']);
+  });
+
+  it('turns the worker memory limit and the characters per call off with 0, and names them when invalid', () => {
+    expect(loadConfig(EmbeddingsEnv, { EMBEDDINGS_WORKER_MAX_MEMORY_MIB: '0', EMBEDDINGS_MAX_BATCH_CHARS: '0' })).toMatchObject({
+      EMBEDDINGS_WORKER_MAX_MEMORY_MIB: 0,
+      EMBEDDINGS_MAX_BATCH_CHARS: 0,
+    });
+    expect(problems({ EMBEDDINGS_WORKER_MAX_MEMORY_MIB: 'lots', EMBEDDINGS_MAX_BATCH_CHARS: '-1' })).toEqual([
+      expect.stringMatching(/^EMBEDDINGS_MAX_BATCH_CHARS \("-1"\): must not be less than 0/),
+      expect.stringMatching(/^EMBEDDINGS_WORKER_MAX_MEMORY_MIB \("lots"\): .*must be an integer number of MiB$/),
+    ]);
   });
 });

@@ -73,6 +73,20 @@ export class EmbeddingsEnv {
   @IsIntegerVar(16, 1_000_000, 'must be an integer')
   EMBEDDINGS_MAX_CHARS = 2000;
 
+  /**
+   * builtin: a model call takes no more texts than make this many characters together, so that one
+   * call of long texts cannot grow the worker's memory by hundreds of MiB. 0: EMBEDDINGS_BATCH_SIZE alone.
+   */
+  @IsIntegerVar(0, 10_000_000, 'must be an integer number of characters')
+  EMBEDDINGS_MAX_BATCH_CHARS = 16_000;
+
+  /**
+   * builtin: the model's worker is replaced, once idle, when its WebAssembly memory has grown past
+   * this many MiB (that memory only grows, to fit the largest call it served). 0 never replaces it.
+   */
+  @IsIntegerVar(0, 65_536, 'must be an integer number of MiB')
+  EMBEDDINGS_WORKER_MAX_MEMORY_MIB = 256;
+
   /** local-onnx: the model folder (tokenizer.json, config.json, model.onnx), checked at start-up. */
   @ValidateIf(localOnnx)
   @IsModelDirVar()
