@@ -29,6 +29,8 @@ const SCENARIOS = {
 const RSS_LIMIT_MIB = 1024;
 const budgetMs = () => Number(process.env.HARDENING_FUZZ_BUDGET_S || 150) * 1000;
 const REQUEST_TIMEOUT_MS = Number(process.env.HARDENING_REQUEST_TIMEOUT_MS || 15_000);
+/** HARDENING_SCENARIOS=jobs,faults: run only these (with --no-write, so the doc keeps a whole run). */
+const ONLY = process.env.HARDENING_SCENARIOS?.split(',').map((s) => s.trim());
 
 async function fuzzScenario(stack, tally, { log, secrets }) {
   const url = stack.url;
@@ -64,7 +66,7 @@ async function fuzzScenario(stack, tally, { log, secrets }) {
 
 async function run(_opts, log) {
   const tally = new Tally();
-  for (const [id, title] of Object.entries(SCENARIOS)) tally.row(id, title);
+  for (const [id, title] of Object.entries(SCENARIOS)) if (!ONLY || ONLY.includes(id)) tally.row(id, title);
   const started = Date.now();
   log('starting the stack (supervised, private database and NATS prefix)');
   const stack = await startHardeningStack({ namespaces: ['acme', 'globex', 'fuzzer'], log });
@@ -77,7 +79,7 @@ async function run(_opts, log) {
       ['tenancy', () => tenancy(stack, tally, { log, secrets, deadline: Date.now() + 120_000 })],
       ['faults', () => faults(stack, tally, { log, secrets })],
       ['jobs', () => jobs(stack, tally, { log, secrets })],
-    ]) {
+    ].filter(([id]) => !ONLY || ONLY.includes(id))) {
       throwIfInterrupted();
       const t0 = Date.now();
       stack.markScenario(id);
