@@ -19,26 +19,17 @@ import { JobsService, ownerOf, shorten } from '../jobs/jobs.service';
 import type { JobsEnv } from '../jobs.env';
 import { AGENT_ENGINE_NAME } from './agent-engine.provider';
 import { AgentRepository } from './agent.repository';
+import { IdempotencyKeyTaken, canonicalJson, keyReused } from '../jobs/job-idempotency';
 import { outputSchemaProblems } from './output-schema';
 
-/** Thrown inside the creating transaction when a concurrent request with the same key won. */
-class KeyTaken extends Error {}
-
-/** The request as hashed for its Idempotency-Key: every field but the key, keys sorted. */
+/**
+ * The request as hashed for its Idempotency-Key: every field but the key, keys sorted. Without the
+ * kind (unlike createRequestHash), as agent keys were hashed before the other kinds took keys, so
+ * keys recorded then still match their retries; another kind's hash differs by its kind anyway.
+ */
 export function requestHash(req: CreateAgentJobRequest): string {
   const { idempotencyKey: _key, ...body } = req;
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 /** Creating agent jobs (modes, conversations, Idempotency-Keys), listing them and reading their traces. */
@@ -78,30 +69,41 @@ export class AgentJobsService {
       completionConfig: {
         model: req.completion_config?.model ?? 'BALANCED',
         ...(req.completion_config?.temperature !== undefined ? { temperature: req.completion_config.temperature } : {}),
-        ...(req.completion_config?.max_completion_tokens !== undefined ? { max_completion_tokens: req.completion_config.max_completion_tokens } : {}),
+        ...(req.completion_config?.max_completion_tokens !== undefined
+          ? { max_completion_tokens: req.completion_config.max_completion_tokens }
+          : {}),
       },
       maxIterations: req.max_iterations ?? this.env.AGENT_MAX_ITERATIONS,
       ...(conversationId ? { conversationId } : {}),
       ...(req.config ? { config: req.config } : {}),
     };
-    const lastMessage = stateful ? (req.message as string) : (req.messages ?? []).at(-1)?.content ?? '';
+    const lastMessage = stateful ? (req.message as string) : ((req.messages ?? []).at(-1)?.content ?? '');
     const jobId = randomUUID();
     try {
-      const job = await this.jobs.start(owner, 'agent', shorten(lastMessage.replace(/\s+/g, ' ').trim() || 'Agent job'), inputs, files, [
-        { unit: 0, label: `agent run (${this.engineName})`, fileId: null, dependsOn: [] },
-      ], {
-        id: jobId,
-        conversationId,
-        within: async (m) => {
-          if (conversationId && !existing) await this.agents.createConversation(m, owner, conversationId);
-          if (req.idempotencyKey && !(await this.agents.claimKey(m, owner, req.idempotencyKey, hash, jobId, this.env.JOB_IDEMPOTENCY_TTL_SECONDS))) {
-            throw new KeyTaken();
-          }
+      const job = await this.jobs.start(
+        owner,
+        'agent',
+        shorten(lastMessage.replace(/\s+/g, ' ').trim() || 'Agent job'),
+        inputs,
+        files,
+        [{ unit: 0, label: `agent run (${this.engineName})`, fileId: null, dependsOn: [] }],
+        {
+          id: jobId,
+          conversationId,
+          within: async (m) => {
+            if (conversationId && !existing) await this.agents.createConversation(m, owner, conversationId);
+            if (
+              req.idempotencyKey &&
+              !(await this.repo.claimIdempotencyKey(m, owner, req.idempotencyKey, hash, jobId, this.env.JOB_IDEMPOTENCY_TTL_SECONDS))
+            ) {
+              throw new IdempotencyKeyTaken();
+            }
+          },
         },
-      });
+      );
       return toJobDto(job, await this.repo.counts(job.id));
     } catch (err) {
-      if (!(err instanceof KeyTaken)) throw err;
+      if (!(err instanceof IdempotencyKeyTaken)) throw err;
       const earlier = await this.earlierJob(owner, req.idempotencyKey as string, hash);
       if (earlier) return earlier;
       throw err;
@@ -110,13 +112,9 @@ export class AgentJobsService {
 
   /** The job an earlier request with this key created; 409 when that request differed. */
   private async earlierJob(owner: JobOwner, key: string, hash: string): Promise<JobDto | null> {
-    const use = await this.agents.idempotentUse(owner, key, this.env.JOB_IDEMPOTENCY_TTL_SECONDS);
+    const use = await this.repo.idempotentUse(owner, key, this.env.JOB_IDEMPOTENCY_TTL_SECONDS);
     if (!use) return null;
-    if (use.requestHash !== hash) {
-      throw new DomainError(ErrorCode.CONFLICT, `Idempotency-Key ${key} was already used with a different request`, [
-        { field: 'Idempotency-Key', problem: `was used for job ${use.jobId} with another body; use a new key for a new request` },
-      ]);
-    }
+    if (use.requestHash !== hash) throw keyReused(key, use.jobId);
     const job = await this.repo.load(use.jobId);
     if (!job) return null;
     return toJobDto(job, await this.repo.counts(job.id));

@@ -8,12 +8,6 @@ export interface ConversationTurn {
   content: string;
 }
 
-/** An Idempotency-Key's earlier use: the job it created and the hash of the request it came with. */
-export interface IdempotentUse {
-  jobId: string;
-  requestHash: string;
-}
-
 /** Conversations, Idempotency-Keys and run traces of agent jobs (tables of the jobs schema). */
 @Injectable()
 export class AgentRepository {
@@ -30,7 +24,11 @@ export class AgentRepository {
   }
 
   async createConversation(m: EntityManager, owner: JobOwner, conversationId: string): Promise<void> {
-    await m.query('INSERT INTO agent_conversations (id, namespace_id, user_id) VALUES ($1, $2, $3)', [conversationId, owner.namespaceId, owner.userId]);
+    await m.query('INSERT INTO agent_conversations (id, namespace_id, user_id) VALUES ($1, $2, $3)', [
+      conversationId,
+      owner.namespaceId,
+      owner.userId,
+    ]);
   }
 
   /** The conversation's turns, oldest first; the last `limit` of them. */
@@ -42,31 +40,6 @@ export class AgentRepository {
       [conversationId, limit],
     )) as ConversationTurn[];
     return rows;
-  }
-
-  /** The key's use within the last ttlSeconds, or null. */
-  async idempotentUse(owner: JobOwner, key: string, ttlSeconds: number): Promise<IdempotentUse | null> {
-    const rows = (await this.ds.query(
-      `SELECT job_id, request_hash FROM job_idempotency_keys
-       WHERE namespace_id = $1 AND user_id = $2 AND key = $3 AND created_at > now() - make_interval(secs => $4::int)`,
-      [owner.namespaceId, owner.userId, key, ttlSeconds],
-    )) as Array<{ job_id: string; request_hash: string }>;
-    return rows.length ? { jobId: rows[0].job_id, requestHash: rows[0].request_hash } : null;
-  }
-
-  /**
-   * Records the key for a job being created, in its transaction. An expired use of the key is
-   * replaced; a live one makes this return false (a concurrent request with the same key won).
-   */
-  async claimKey(m: EntityManager, owner: JobOwner, key: string, requestHash: string, jobId: string, ttlSeconds: number): Promise<boolean> {
-    const rows = (await m.query(
-      `INSERT INTO job_idempotency_keys (namespace_id, user_id, key, request_hash, job_id) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (namespace_id, user_id, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, job_id = EXCLUDED.job_id, created_at = now()
-         WHERE job_idempotency_keys.created_at <= now() - make_interval(secs => $6::int)
-       RETURNING key`,
-      [owner.namespaceId, owner.userId, key, requestHash, jobId, ttlSeconds],
-    )) as unknown[];
-    return rows.length > 0;
   }
 
   /** Forgets keys older than ttlSeconds; returns how many. */
@@ -93,14 +66,19 @@ export class AgentRepository {
   }
 
   async traceLength(jobId: string): Promise<number> {
-    const [{ last }] = (await this.ds.query('SELECT coalesce(max(step), 0)::int AS last FROM job_trace_steps WHERE job_id = $1', [jobId])) as Array<{
+    const [{ last }] = (await this.ds.query('SELECT coalesce(max(step), 0)::int AS last FROM job_trace_steps WHERE job_id = $1', [
+      jobId,
+    ])) as Array<{
       last: number;
     }>;
     return last;
   }
 
   async trace(jobId: string, limit = 1000): Promise<AgentTraceStepDto[]> {
-    const rows = (await this.ds.query('SELECT data FROM job_trace_steps WHERE job_id = $1 ORDER BY step LIMIT $2', [jobId, limit])) as Array<{
+    const rows = (await this.ds.query('SELECT data FROM job_trace_steps WHERE job_id = $1 ORDER BY step LIMIT $2', [
+      jobId,
+      limit,
+    ])) as Array<{
       data: AgentTraceStepDto;
     }>;
     return rows.map((r) => r.data);

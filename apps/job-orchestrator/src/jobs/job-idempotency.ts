@@ -14,7 +14,8 @@ export function createRequestHash(kind: JobKind, req: object): string {
   return createHash('sha256').update(canonicalJson({ kind, body })).digest('hex');
 }
 
-function canonicalJson(value: unknown): string {
+/** JSON with object keys sorted and undefined members left out: one text per value, whatever the key order. */
+export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)
