@@ -33,7 +33,7 @@ async function dumpPassages(stack, documents, namespace, file) {
         h.set('x-namespace-id', rows[0].id);
         const msg = await nc.request(
           `${prefix ? `${prefix}.` : ''}indexing.passages.search`,
-          codec.encode({ query: cuedQuery(q.question, cue).slice(0, 8000), fileIds: [doc.fileId], limit: LIMIT, context: true }),
+          codec.encode({ query: cuedQuery(q.question, cue).slice(0, 8000), fileIds: [doc.fileId], limit: LIMIT }),
           { timeout: 30_000, headers: h },
         );
         const status = msg.headers?.get('x-rpc-status');

@@ -49,8 +49,6 @@ for (const d of dump) {
       text: p.text,
       headings: p.headings,
       score: p.score,
-      before: p.before,
-      after: p.after,
     })),
   );
   ms += performance.now() - started;

@@ -19,9 +19,6 @@ export interface ReaderPassage {
   headings: string[];
   /** Fused retrieval score, higher is better; only comparable within one list. */
   score: number;
-  /** The text next to the passage in its document, before and after it, where the search gave it. */
-  before?: string;
-  after?: string;
 }
 
 /** The answer of an earlier question that this one names in inputQuestionIds. */

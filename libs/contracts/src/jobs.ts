@@ -576,11 +576,6 @@ export class PassageSearchRequest {
   @IsOptional()
   @IsBoolean()
   dense?: boolean;
-
-  /** Also return each passage's neighbours' text (PassageDto.before / after); default false. */
-  @IsOptional()
-  @IsBoolean()
-  context?: boolean;
 }
 
 /**
@@ -643,17 +638,7 @@ export interface PassageDto {
   segments: PassageSegment[];
   /** Fused retrieval score, higher is better; only comparable within one reply. */
   score: number;
-  /**
-   * The text of the node just before and just after this passage's node under the same parent (a
-   * label above its value, the title above a "Last updated:" line), cut to PASSAGE_CONTEXT_CHARS;
-   * only when the search asked for `context`, and absent where there is no such node.
-   */
-  before?: string;
-  after?: string;
 }
-
-/** Characters of a neighbour's text a passage carries as its context at most. */
-export const PASSAGE_CONTEXT_CHARS = 400;
 
 export interface PassageSearchReply {
   passages: PassageDto[];

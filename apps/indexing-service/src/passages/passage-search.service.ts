@@ -15,9 +15,7 @@ const HEADROOM = 20;
  * the given files, BM25 from the PassageRetriever and the node vectors of node_embedding with the
  * query embedded by the same embedder, fused as RETRIEVAL_FUSION says (normalised scores by default); then each hit is read from the
  * passages table (text, headings, segments with positions), current trees only. When the dense leg
- * fails (embedder down) the search answers from BM25 alone and logs why. With `context`, each
- * passage also carries its neighbours' text, which a reader needs where a value stands a line apart
- * from the words it answers.
+ * fails (embedder down) the search answers from BM25 alone and logs why.
  */
 @Injectable()
 export class PassageSearchService {
@@ -63,14 +61,6 @@ export class PassageSearchService {
       if (!p) continue;
       passages.push(toPassageDto(p, hit.score));
       if (passages.length === req.limit) break;
-    }
-    if (req.context && passages.length) {
-      const around = await this.passages.neighbours(
-        namespaceId,
-        fileIds,
-        passages.map((p) => p.id),
-      );
-      for (const p of passages) Object.assign(p, around.get(p.id));
     }
     return { passages };
   }

@@ -237,16 +237,10 @@ function sheetTree(sheet: string, rows: string[][]) {
   return { records: w.records, rowIds };
 }
 
-const search = (ns: string, query: string, fileIds: string[], extra: { limit?: number; dense?: boolean; context?: boolean } = {}) =>
+const search = (ns: string, query: string, fileIds: string[], extra: { limit?: number; dense?: boolean } = {}) =>
   rpc.call(
     PassagesSearch,
-    {
-      query,
-      fileIds,
-      limit: extra.limit ?? 10,
-      ...(extra.dense === undefined ? {} : { dense: extra.dense }),
-      ...(extra.context === undefined ? {} : { context: extra.context }),
-    },
+    { query, fileIds, limit: extra.limit ?? 10, ...(extra.dense === undefined ? {} : { dense: extra.dense }) },
     ctxOf(ns),
   );
 
@@ -338,22 +332,6 @@ describe('indexing.passages.search', () => {
       segments: [{ nodeId: leaseTree.ids[3], nodeType: 'paragraph', start: 0, end: 65, positions: [bbox(1, 150)] }],
       score: expect.any(Number) as number,
     });
-  });
-
-  it('gives each passage the text beside it in its document when asked for context', async () => {
-    const [plain] = (await search(ns, 'zyxomorphic substances', [lease])).passages;
-    expect(plain).not.toHaveProperty('before');
-    const [top] = (await search(ns, 'zyxomorphic substances', [lease], { context: true })).passages;
-    expect(top).toMatchObject({
-      id: leaseTree.ids[3],
-      before: 'The feline companion of the tenant is allowed in the apartment.',
-      after: 'The ocean view balcony is shared.',
-    });
-    // A row's neighbours are the rows beside it, cells joined as in their passages.
-    const widget = (await search(ns, 'widget', [sheet], { context: true })).passages.find((p) => p.text.startsWith('Widget'));
-    expect(widget).toMatchObject({ before: 'Item | Price', after: expect.stringContaining('Gizmo') as string });
-    // The other namespace's file gives neither passages nor context.
-    expect((await search(ns, 'zyxomorphic', [theirs], { context: true, dense: false })).passages).toEqual([]);
   });
 
   it('finds a passage by meaning alone (dense), unless dense is off', async () => {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { PASSAGE_CONTEXT_CHARS, type PassageDto, type PassageSegment, type Position } from '@docintel/contracts';
+import type { PassageDto, PassageSegment, Position } from '@docintel/contracts';
 import { inTreeOrder } from '../nodes/tree-order';
 import { PASSAGE_CONTAINER_TYPES, PASSAGE_LEAF_TYPES, type BuiltPassage, type OutlineNode, type SourceNode } from './passage-builder';
 
@@ -186,38 +186,6 @@ export class PassagesRepository {
         headings: r.headings,
         segments: r.segments,
       });
-    }
-    return out;
-  }
-
-  /**
-   * For each of these passages of the namespace's files (current trees only), the text of the node
-   * just before and just after its node under the same parent: the passage built from it where
-   * there is one (a row's cells joined), else the node's own text; cut to PASSAGE_CONTEXT_CHARS.
-   */
-  async neighbours(
-    namespaceId: string,
-    fileIds: string[],
-    nodeIds: string[],
-    db: EntityManager = this.ds.manager,
-  ): Promise<Map<string, { before?: string; after?: string }>> {
-    const out = new Map<string, { before?: string; after?: string }>();
-    if (!nodeIds.length || !fileIds.length) return out;
-    const rows: Array<{ node_id: string; side: 'before' | 'after'; text: string }> = await db.query(
-      `SELECT n.id AS node_id, CASE WHEN s.ordinal < n.ordinal THEN 'before' ELSE 'after' END AS side,
-              left(COALESCE(sp.text, s.text), $4) AS text
-         FROM files f
-         JOIN nodes n ON n.file_id = f.id AND n.generation = f.current_generation
-         JOIN nodes s ON s.file_id = n.file_id AND s.generation = n.generation AND s.parent_id = n.parent_id
-                     AND s.ordinal IN (n.ordinal - 1, n.ordinal + 1)
-         LEFT JOIN passages sp ON sp.file_id = s.file_id AND sp.node_id = s.id AND sp.generation = s.generation
-        WHERE f.namespace_id = $1 AND f.id = ANY($2::uuid[]) AND n.id = ANY($3::uuid[])`,
-      [namespaceId, fileIds, nodeIds, PASSAGE_CONTEXT_CHARS],
-    );
-    for (const r of rows) {
-      const text = r.text.trim();
-      if (!text) continue;
-      out.set(r.node_id, { ...out.get(r.node_id), [r.side]: text });
     }
     return out;
   }

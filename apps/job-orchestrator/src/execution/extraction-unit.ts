@@ -83,7 +83,7 @@ export class ExtractionUnitRunner {
       }
     }
     const question = meta.description ? `${meta.meta}: ${meta.description}` : meta.meta;
-    const found = await this.rpc.call(PassagesSearch, { query: question.slice(0, 8000), fileIds: [fileId], limit: this.env.JOB_PASSAGES, context: true }, ctx);
+    const found = await this.rpc.call(PassagesSearch, { query: question.slice(0, 8000), fileIds: [fileId], limit: this.env.JOB_PASSAGES }, ctx);
     const passages = await this.ranking.rank(question, found.passages, signal);
     const answer = await this.reader.answer({ question, answerType: meta.answerType }, passages.map(toReaderPassage), signal);
     return { answer, passages };

@@ -96,7 +96,7 @@ export class QaUnitRunner {
     const query = cuedQuery([question.question, ...chained.filter((c) => c.found).map((c) => c.rawValue)].join('\n'), cue);
     const found = await this.rpc.call(
       PassagesSearch,
-      { query: query.slice(0, 8000), fileIds: job.files.map((f) => f.fileId), limit: this.env.JOB_PASSAGES, context: true },
+      { query: query.slice(0, 8000), fileIds: job.files.map((f) => f.fileId), limit: this.env.JOB_PASSAGES },
       ctx,
     );
     const passages = preferSection(await this.ranking.rank(question.question, found.passages, signal), cue);

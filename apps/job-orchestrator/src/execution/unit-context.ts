@@ -17,8 +17,6 @@ export const toReaderPassage = (p: PassageDto): ReaderPassage => ({
   text: p.text,
   headings: p.headings,
   score: p.score,
-  ...(p.before !== undefined && { before: p.before }),
-  ...(p.after !== undefined && { after: p.after }),
 });
 
 /** Errors another attempt may not meet: a service away or slow. Others are the unit's own answer. */

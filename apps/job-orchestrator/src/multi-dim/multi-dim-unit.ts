@@ -247,7 +247,7 @@ export class MultiDimUnitRunner {
   ): Promise<PassageDto[]> {
     const found = await this.rpc.call(
       PassagesSearch,
-      { query: query.slice(0, 8000), fileIds: [fileId], limit: this.env.JOB_PASSAGES, context: true },
+      { query: query.slice(0, 8000), fileIds: [fileId], limit: this.env.JOB_PASSAGES },
       ctx,
     );
     return this.ranking.rank(rankBy, found.passages, signal);

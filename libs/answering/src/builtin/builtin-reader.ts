@@ -27,13 +27,6 @@ export interface BuiltinReaderOptions {
   model?: LinearModel;
 }
 
-/**
- * What the question words of the sentences beside the answer's (in its passage or the nodes next to
- * it) count for in its coverage, against its own sentence's: a label a line above its value is
- * evidence, a little weaker than the same words in the value's own sentence.
- */
-const CONTEXT_WEIGHT = 0.8;
-
 const DEFAULTS = { ...DEFAULT_THRESHOLDS, maxSentences: DEFAULT_LATTICE.maxSentences, maxValues: 20, maxScored: 300 };
 
 /**
@@ -188,25 +181,20 @@ export class BuiltinReader implements Reader {
     const bareNumber = (type.dataType === 'INT' || type.dataType === 'FLOAT') && !/[$€£¥%]/.test(best.candidate.text) && !unitAsked;
     const where = `${view.passage.fileName}, passage ${view.passageIndex + 1}`;
     const chosen = type.multiValued ? this.several(valued, type) : [best];
-    const context = CONTEXT_WEIGHT * Math.max(view.contextCoverage, view.contextIdf);
     const evidence = {
       // A list is as likely as its items together: the model spreads the probability over them.
       probability: Math.min(
         1,
         chosen.reduce((sum, v) => sum + v.probability, 0),
       ),
-      coverage: Math.max(view.coverage, context),
+      coverage: view.coverage,
       fit: best.candidate.fit ?? 1,
       focusAbsent: bareNumber && absent.focus,
       rareAbsent: absent.rare,
     };
     // The coverage veto counts by rarity too: a sentence holding the question's rarest words is on its
     // subject though it lacks several common ones ("Zephyrnet: amended 2026-06-18").
-    const decision = decide(
-      { ...evidence, coverage: Math.max(view.coverage, view.idfCoverage, context) },
-      thresholds,
-      confidenceOf(evidence),
-    );
+    const decision = decide({ ...evidence, coverage: Math.max(view.coverage, view.idfCoverage) }, thresholds, confidenceOf(evidence));
     const { confidence } = decision;
     if (!decision.found) {
       return notFound(

@@ -39,15 +39,6 @@ export interface SentenceView {
   bigramBefore: Int32Array;
   /** Share of the question's idf mass matched in the sentence, 0..1. */
   idfCoverage: number;
-  /**
-   * Share of the question's terms in the sentence or its context: the sentences next to it in its
-   * passage, and the nodes beside the passage in its document (ReaderPassage.before / after), 0..1.
-   */
-  contextCoverage: number;
-  /** The same by idf mass. */
-  contextIdf: number;
-  /** The question's terms in the sentence, its headings or its context. */
-  contextTerms: Set<string>;
 }
 
 export interface LatticeOptions {
@@ -56,12 +47,6 @@ export interface LatticeOptions {
 }
 
 export const DEFAULT_LATTICE: LatticeOptions = { maxSentences: 12 };
-
-/**
- * What the words of a sentence's context count for in choosing the sentences, against its own
- * (set on the development half of bench/documents).
- */
-const CONTEXT_RANK = 0.3;
 
 /** A word as the lexical features see it: common words themselves, names and numbers by their shape. */
 export function wordKey(t: Token | undefined, sentenceInitial = false): string {
@@ -108,13 +93,6 @@ interface Draft {
   contextMatches: number;
   idfMatched: number;
   hasVerb: boolean;
-  /** Question terms the sentence itself holds (stems), for the neighbours' context. */
-  own: Set<string>;
-  /** Share of the question's terms in the sentence or the lines next to it in its passage, 0..1. */
-  contextCoverage: number;
-  /** The same by idf mass. */
-  contextIdf: number;
-  contextTerms: Set<string>;
 }
 
 function draftSentences(q: AnalyzedQuestion, passages: readonly ReaderPassage[]): Draft[] {
@@ -135,7 +113,6 @@ function draftSentences(q: AnalyzedQuestion, passages: readonly ReaderPassage[])
       s.segs.push(seg);
       bySentence.set(seg.sentence, s);
     }
-    const first = drafts.length;
     for (const s of bySentence.values()) {
       const tokens: Token[] = [];
       const segments: { from: number; to: number }[] = [];
@@ -150,12 +127,10 @@ function draftSentences(q: AnalyzedQuestion, passages: readonly ReaderPassage[])
       let matchedTerms = 0;
       let contextMatches = 0;
       let idfMatched = 0;
-      const own = new Set<string>();
       for (const term of q.terms) {
         if (stems.has(term) || headingStems.has(term)) {
           matchedTerms++;
           idfMatched += q.idf.get(term) ?? 0;
-          own.add(term);
         }
       }
       for (const term of q.context) if (stems.has(term)) contextMatches++;
@@ -175,35 +150,7 @@ function draftSentences(q: AnalyzedQuestion, passages: readonly ReaderPassage[])
         contextMatches,
         idfMatched,
         hasVerb: q.verb !== '' && stems.has(q.verb),
-        own,
-        contextCoverage: 0,
-        contextIdf: 0,
-        contextTerms: own,
       });
-    }
-    // A value is often written a line apart from the words it answers (a label over its value, the
-    // title above "Last Updated: 2026-06-18"): the sentences next to one, in its passage or in the
-    // nodes beside the passage, count as its context.
-    const termsOf = (text: string | undefined) =>
-      new Set(
-        text
-          ? tokenize(text)
-              .filter((t) => !t.stop && q.terms.has(t.stem))
-              .map((t) => t.stem)
-          : [],
-      );
-    const before = termsOf(passage.before);
-    const after = termsOf(passage.after);
-    for (let k = first; k < drafts.length; k++) {
-      const d = drafts[k];
-      const near = new Set(d.own);
-      for (const t of k > first ? drafts[k - 1].own : before) near.add(t);
-      for (const t of k + 1 < drafts.length ? drafts[k + 1].own : after) near.add(t);
-      let idf = 0;
-      for (const t of near) idf += q.idf.get(t) ?? 0;
-      d.contextTerms = near;
-      d.contextCoverage = q.terms.size ? near.size / q.terms.size : 0;
-      d.contextIdf = q.idfTotal ? idf / q.idfTotal : 0;
     }
   });
   return drafts;
@@ -271,11 +218,8 @@ export function buildLattice(
   options: LatticeOptions = DEFAULT_LATTICE,
 ): SentenceView[] {
   const drafts = draftSentences(q, passages);
-  // A sentence whose context holds the question's words is as near a candidate as one holding
-  // them itself, less the doubt of the line between them.
-  const key = (d: Draft) => d.idfMatched + CONTEXT_RANK * Math.max(0, d.contextIdf * q.idfTotal - d.idfMatched);
   const kept = [...drafts]
-    .sort((a, b) => key(b) - key(a) || b.bigramMatches - a.bigramMatches || a.passageIndex - b.passageIndex)
+    .sort((a, b) => b.idfMatched - a.idfMatched || b.bigramMatches - a.bigramMatches || a.passageIndex - b.passageIndex)
     .slice(0, options.maxSentences);
   const distinct = [...new Set(kept.map((d) => d.matchedTerms))].sort((a, b) => b - a);
   const distinctIdf = [...new Set(kept.map((d) => d.idfMatched))].sort((a, b) => b - a);
@@ -343,8 +287,6 @@ export function buildLattice(
 export function absentFrom(view: SentenceView, q: AnalyzedQuestion): { focus: boolean; rare: number } {
   const present = new Set(view.tokens.map((t) => t.stem));
   for (const h of view.passage.headings) for (const t of tokenize(h)) present.add(t.stem);
-  // The line above a value says what it is as its headings do ("Changes to the DOCLANG Core Spec" over "Last Updated: …").
-  for (const t of view.contextTerms) present.add(t);
   let rare = 0;
   let total = 0;
   for (const [term, idf] of q.idf) {
