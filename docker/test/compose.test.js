@@ -536,6 +536,114 @@ test('interpolation follows the Compose Specification', () => {
   assert.throws(() => interpolate('${SE T}', env, 'x', []), /invalid interpolation format/);
 });
 
+/**
+ * An override file merged into services as Compose merges it (the keys these overrides use):
+ * environment by name, volumes by target, any other key replaced.
+ */
+function withOverride(base, override) {
+  const merged = structuredClone(base);
+  for (const [name, o] of Object.entries(override.services ?? {})) {
+    const s = (merged[name] ??= {});
+    for (const [key, value] of Object.entries(o)) {
+      if (key === 'environment') s.environment = { ...s.environment, ...value };
+      else if (key === 'volumes') {
+        const target = (v) => (typeof v === 'string' ? v.split(':')[1] : v.target);
+        s.volumes = [...(s.volumes ?? []).filter((v) => !value.some((n) => target(n) === target(v))), ...value];
+      } else s[key] = value;
+    }
+  }
+  return merged;
+}
+
+const OVERRIDES = ['docker/compose.no-minio.yaml', 'docker/compose.local-images.yaml', 'docker/compose.v1.yaml'];
+
+test('the override files follow the schema, every variable defaulted', () => {
+  for (const file of OVERRIDES) {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    const { warnings } = loadCompose(text);
+    assert.deepEqual(warnings, [], `${file}: variables without a default`);
+    assert.deepEqual(composeProblems(text), [], file);
+    const unknown = Object.keys(loadCompose(text).config.services).filter((name) => !services[name]);
+    assert.deepEqual(unknown, [], `${file} overrides services of compose.yaml only`);
+  }
+});
+
+test('without MinIO: storage-service has the LOCAL provider only, and nothing needs a MinIO image', () => {
+  const dist = join(ROOT, 'apps/storage-service/dist');
+  if (!existsSync(join(dist, 'providers/provider-config.js'))) {
+    execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b', 'apps/storage-service'], { cwd: ROOT, stdio: 'inherit' });
+  }
+  const { loadProviderCatalog } = require(join(dist, 'providers/provider-config.js'));
+  const merged = withOverride(services, loadCompose(readFileSync(join(ROOT, 'docker/compose.no-minio.yaml'), 'utf8')).config);
+
+  const storage = merged['storage-service'];
+  const mounts = storage.volumes.filter((v) => typeof v === 'object' && v.target === storage.environment.PROVIDERS_FILE);
+  assert.equal(mounts.length, 1, "one providers file, replacing compose.yaml's");
+  assert.equal(mounts[0].source, './docker/providers.local.yaml');
+  const providers = loadProviderCatalog(resolve(ROOT, mounts[0].source), '/app/data/storage');
+  assert.deepEqual(
+    providers.map((p) => [p.name, p.type]),
+    [['Local storage', 'LOCAL']],
+  );
+  assert.ok(
+    storage.volumes.some((v) => typeof v === 'string' && v.endsWith(`:${providers[0].settings.root}`)),
+    'its root is a volume',
+  );
+
+  // The MinIO services stay (storage-service depends on minio-init) but run the docintel image.
+  for (const name of ['minio', 'minio-init']) assert.equal(merged[name].image, docintelImage, `${name} needs no MinIO image`);
+  assert.deepEqual(merged['minio-init'].entrypoint, ['true']);
+  const standIn = spawnSync(
+    'sh',
+    [...merged.minio.entrypoint.slice(1).map((a) => a.replace('sleep infinity', 'echo ignored: "$0 $*"')), ...merged.minio.command],
+    {
+      encoding: 'utf8',
+    },
+  );
+  assert.equal(standIn.status, 0, "the stand-in takes compose.yaml's MinIO arguments without failing");
+  assert.ok(merged.minio.healthcheck.test.length > 0 && !merged.minio.healthcheck.disable, 'minio-init can wait for a healthy stand-in');
+});
+
+test('for Compose v1: the same DATABASE_URL, PUBLIC_URL and welcome URL as compose.yaml, without nested defaults', () => {
+  const text = readFileSync(join(ROOT, 'docker/compose.v1.yaml'), 'utf8');
+  assert.doesNotMatch(text.replace(/^\s*#.*$/gm, ''), /\$\{[^}]*\$\{/, 'no ${...${...}...} (Compose v1 leaves it unexpanded)');
+  for (const env of [{}, ENV_EXAMPLE, { POSTGRES_PASSWORD: 'pw-from-env', DOCINTEL_PORT: '9090' }]) {
+    const base = loadCompose(COMPOSE_TEXT, env).config.services;
+    const merged = withOverride(base, loadCompose(text, env).config);
+    const withEnvironment = docintelServices.filter((name) => base[name].environment?.DATABASE_URL);
+    assert.ok(withEnvironment.length >= APPS.length);
+    for (const name of withEnvironment) {
+      for (const key of ['DATABASE_URL', 'PUBLIC_URL']) {
+        assert.equal(merged[name].environment[key], base[name].environment[key], `${name} ${key} with ${JSON.stringify(env)}`);
+      }
+    }
+    assert.deepEqual(merged.welcome.command, base.welcome.command);
+  }
+});
+
+test('for a host without a registry: PostgreSQL and NATS from the local images', () => {
+  const { config } = loadCompose(readFileSync(join(ROOT, 'docker/compose.local-images.yaml'), 'utf8'));
+  assert.equal(config.services.postgres.image, 'docintel-local/postgres:latest');
+  assert.equal(config.services.nats.image, 'docintel-local/nats:latest');
+  const script = readFileSync(join(ROOT, 'scripts/test-containers.sh'), 'utf8');
+  for (const repo of ['docintel-local/postgres', 'docintel-local/nats']) {
+    assert.match(script, new RegExp(`build_image ${repo} `), `scripts/test-containers.sh builds ${repo}`);
+  }
+  assert.match(script, /docker tag "\$tag" "\$repo:latest"/, 'and tags it latest');
+});
+
+test("Debian's docker-compose (v1) accepts compose.yaml with the overrides where it is installed", (t) => {
+  const version = spawnSync('docker-compose', ['version', '--short'], { encoding: 'utf8' });
+  if (version.status !== 0) {
+    t.diagnostic('docker-compose is not installed here: the overrides were checked against the schema only');
+    return;
+  }
+  t.diagnostic(`docker-compose ${version.stdout.trim()}`);
+  const files = ['compose.yaml', ...OVERRIDES].flatMap((f) => ['-f', f]);
+  const result = spawnSync('docker-compose', ['--env-file', '.env.example', ...files, 'config', '-q'], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(result.status, 0, result.stderr);
+});
+
 test('docker compose config accepts it where docker compose is installed', (t) => {
   const version = spawnSync('docker', ['compose', 'version'], { encoding: 'utf8' });
   if (version.status !== 0) {

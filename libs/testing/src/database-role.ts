@@ -15,18 +15,20 @@ export interface DatabaseRole {
  */
 export async function createNonSuperuserRole(databaseUrl: string): Promise<DatabaseRole> {
   const role = `t_role_${randomBytes(4).toString('hex')}`;
+  // A password too: a server that asks for one over TCP (Testcontainers' PostgreSQL) needs it.
+  const password = randomBytes(12).toString('hex');
   const database = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
   const admin = new Client({ connectionString: databaseUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE ROLE "${role}" LOGIN NOSUPERUSER`);
+    await admin.query(`CREATE ROLE "${role}" LOGIN NOSUPERUSER PASSWORD '${password}'`);
     await admin.query(`GRANT CREATE ON DATABASE "${database}" TO "${role}"`);
   } finally {
     await admin.end();
   }
   const url = new URL(databaseUrl);
   url.username = role;
-  url.password = '';
+  url.password = password;
   return {
     url: url.toString(),
     drop: async () => {

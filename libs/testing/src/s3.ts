@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -6,12 +5,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import type { Readable } from 'node:stream';
-import { promisify } from 'node:util';
 import { Client } from 'minio';
+import { assertDockerEngine, ensureTestImage, MissingTestImageError, TEST_IMAGES, testContainerLabels, testImage, useTestcontainers } from './infrastructure';
 import { verifySigV4 } from './sigv4';
 
 /**
- * An S3-compatible server for tests: MinIO in a container when a Docker engine answers, else the
+ * An S3-compatible server for tests: MinIO in a container with TEST_USE_DOCKER=1 (TEST_MINIO_IMAGE;
+ * where the engine has no MinIO image and cannot pull one, s3rver with a warning), else the
  * npm `s3rver` in this process behind a front that adds or corrects what it lacks (SigV4
  * verification, AbortMultipartUpload, ListObjectsV2, one-byte ranges). Buckets are private:
  * unsigned requests get 403.
@@ -36,15 +36,19 @@ export interface TestS3Server {
 
 const REGION = 'us-east-1';
 const VHOST_DOMAIN = 's3.localhost';
-const MINIO_IMAGE = 'minio/minio:RELEASE.2024-12-13T22-19-12Z';
 
-async function dockerAvailable(): Promise<boolean> {
-  if (process.env.TEST_USE_DOCKER === '0') return false;
+/** MinIO when Testcontainers was asked for and its image is there (it cannot be built locally). */
+async function minioImage(): Promise<string | undefined> {
+  if (!useTestcontainers()) return undefined;
+  await assertDockerEngine();
+  const image = testImage('minio');
   try {
-    await promisify(execFile)('docker', ['info', '--format', '{{.ServerVersion}}'], { timeout: 5000 });
-    return true;
-  } catch {
-    return false;
+    await ensureTestImage(image, TEST_IMAGES.minio.variable);
+    return image;
+  } catch (err) {
+    if (!(err instanceof MissingTestImageError)) throw err;
+    console.warn(`${err.message} Using the in-process S3 server (s3rver) instead.`);
+    return undefined;
   }
 }
 
@@ -54,12 +58,16 @@ function adminClient(endpoint: string, accessKey: string, secretKey: string): Cl
 }
 
 export async function startS3Server(): Promise<TestS3Server> {
-  return (await dockerAvailable()) ? startMinio() : startS3rver();
+  const image = await minioImage();
+  return image ? startMinio(image) : startS3rver();
 }
 
-async function startMinio(): Promise<TestS3Server> {
+async function startMinio(image: string): Promise<TestS3Server> {
   const { MinioContainer } = await import('@testcontainers/minio');
-  const container = await new MinioContainer(MINIO_IMAGE).withEnvironment({ MINIO_DOMAIN: VHOST_DOMAIN, MINIO_REGION: REGION }).start();
+  const container = await new MinioContainer(image)
+    .withEnvironment({ MINIO_DOMAIN: VHOST_DOMAIN, MINIO_REGION: REGION })
+    .withLabels(testContainerLabels())
+    .start();
   const endpoint = container.getConnectionUrl();
   const accessKey = container.getUsername();
   const secretKey = container.getPassword();

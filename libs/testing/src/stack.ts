@@ -2,6 +2,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { AppContainers, testAppImage, testComposeProject } from './app-container';
 import { startTestInfrastructure, type TestInfrastructure } from './infrastructure';
 
 export const REPO_ROOT = resolve(__dirname, '../../..');
@@ -37,6 +38,8 @@ export interface RunningApp {
   port: number;
   process: ChildProcess;
   logs: string[];
+  /** The app's container, when the stack runs the image (TEST_APP_IMAGE). */
+  container?: string;
 }
 
 export interface StackOptions {
@@ -49,7 +52,8 @@ export interface StackOptions {
 
 /**
  * The real services, started from their built entry points (npm run build first) against a
- * private database and NATS prefix, as `npm start` would run them.
+ * private database and NATS prefix, as `npm start` would run them. With TEST_APP_IMAGE set they run
+ * as containers of that image instead (app-container.ts; npm run test:containers).
  */
 export class TestStack {
   readonly apps = new Map<AppName, RunningApp>();
@@ -58,9 +62,12 @@ export class TestStack {
   private constructor(
     readonly infra: TestInfrastructure,
     readonly env: Record<string, string>,
+    private readonly containers?: AppContainers,
   ) {}
 
   static async start(opts: StackOptions = {}): Promise<TestStack> {
+    const compose = testComposeProject();
+    if (compose) return TestStack.attachCompose(compose.project, compose.baseUrl, opts);
     const infra = await startTestInfrastructure(opts.label ?? 'e2e');
     // The gateway's port is chosen up front: storage builds presigned URLs on it (PUBLIC_URL).
     const gatewayPort = await freePort();
@@ -73,8 +80,10 @@ export class TestStack {
       PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
       ...opts.env,
     };
-    const stack = new TestStack(infra, env);
+    const image = testAppImage();
+    const stack = new TestStack(infra, env, image ? new AppContainers(image, infra.natsPrefix.replace(/_/g, '-')) : undefined);
     try {
+      await stack.containers?.check();
       for (const name of opts.apps ?? APPS) {
         await stack.startApp(name, opts.appEnv?.[name], name === 'api-gateway' && !stack.apps.has(name) ? gatewayPort : undefined);
       }
@@ -85,21 +94,43 @@ export class TestStack {
     }
   }
 
+  /**
+   * The apps of a compose project that is up (scripts/test-containers.sh --compose): nothing is
+   * started; the compose file's environment applies, not opts.env.
+   */
+  private static async attachCompose(project: string, baseUrl: string, opts: StackOptions): Promise<TestStack> {
+    const infra: TestInfrastructure = { databaseUrl: '', natsUrl: '', natsPrefix: '', teardown: async () => undefined };
+    const stack = new TestStack(infra, {}, AppContainers.ofCompose(project));
+    stack.baseUrl = baseUrl;
+    for (const name of opts.apps ?? APPS) await stack.startApp(name);
+    return stack;
+  }
+
   /** Starts one app (or another replica of it) and waits for its readiness. */
   async startApp(name: AppName, extraEnv: Record<string, string> = {}, fixedPort?: number): Promise<RunningApp> {
     const port = fixedPort ?? (await freePort());
     // A gateway streams file bytes to and from the storage service's HTTP port; indexing reads them from there.
     const storage = this.apps.get('storage-service');
     const readsBytes = name === 'api-gateway' || name === 'indexing-service';
-    const storageUrl = readsBytes && storage ? { STORAGE_SERVICE_URL: `http://127.0.0.1:${storage.port}` } : {};
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'apps', name, 'dist', 'main.js')], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ...this.env, ...storageUrl, PORT: String(port), ...extraEnv },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.add(child);
-    child.once('exit', () => children.delete(child));
-    const app: RunningApp = { name, port, process: child, logs: [] };
+    const storageUrl: Record<string, string> = readsBytes && storage ? { STORAGE_SERVICE_URL: `http://127.0.0.1:${storage.port}` } : {};
+    const appEnv: Record<string, string> = { ...this.env, ...storageUrl, PORT: String(port), ...extraEnv };
+    let child: ChildProcess;
+    let container: string | undefined;
+    if (this.containers?.compose) {
+      container = await this.containers.composeContainer(name);
+      child = await this.containers.follow(container);
+    } else if (this.containers) {
+      ({ process: child, container } = await this.containers.run(name, port, appEnv));
+    } else {
+      child = spawn(process.execPath, [join(REPO_ROOT, 'apps', name, 'dist', 'main.js')], {
+        cwd: REPO_ROOT,
+        env: { ...process.env, ...appEnv },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      children.add(child);
+      child.once('exit', () => children.delete(child));
+    }
+    const app: RunningApp = { name, port, process: child, logs: [], container };
     const keep = (chunk: Buffer) => {
       app.logs.push(chunk.toString());
       if (app.logs.length > 500) app.logs.shift();
@@ -108,7 +139,12 @@ export class TestStack {
     child.stderr?.on('data', keep);
     const key = this.apps.has(name) ? (`${name}#${port}` as AppName) : name;
     this.apps.set(key, app);
-    await this.waitReady(app);
+    if (this.containers?.compose && container) {
+      await this.containers.waitHealthy(container, 60_000);
+      return app;
+    }
+    // A container adds its own start-up to the app's.
+    await this.waitReady(app, this.containers ? 60_000 : undefined);
     if (name === 'api-gateway' && key === name) this.baseUrl = `http://127.0.0.1:${port}`;
     return app;
   }
@@ -132,6 +168,10 @@ export class TestStack {
 
   /** Runs the docintel CLI against the stack's database; resolves with stdout. */
   async cli(...args: string[]): Promise<string> {
+    if (this.containers) {
+      const containers = [...this.apps.values()].flatMap((a) => (a.container ? [a.container] : []));
+      return this.containers.cli(containers, this.env, args);
+    }
     const { stdout } = await promisify(execFile)(process.execPath, [join(REPO_ROOT, 'apps/api-gateway/dist/cli/main.js'), ...args], {
       cwd: REPO_ROOT,
       env: { ...process.env, ...this.env },
@@ -159,8 +199,13 @@ export class TestStack {
     this.apps.delete(key as AppName);
     if (app.process.exitCode !== null) return app.process.exitCode;
     const exited = new Promise<number | null>((res) => app.process.once('exit', (code) => res(code)));
-    app.process.kill(signal);
-    const timer = setTimeout(() => app.process.kill('SIGKILL'), 15_000);
+    const send = (s: NodeJS.Signals): void => {
+      // Killing `docker run` itself would leave the container running: signal the container.
+      if (app.container) void this.containers?.kill(app.container, s);
+      else app.process.kill(s);
+    };
+    send(signal);
+    const timer = setTimeout(() => send('SIGKILL'), 15_000);
     const code = await exited;
     clearTimeout(timer);
     return code;
@@ -168,6 +213,7 @@ export class TestStack {
 
   async stop(): Promise<void> {
     await Promise.all([...this.apps.keys()].map((k) => this.stopApp(k)));
+    await this.containers?.remove();
     await this.infra.teardown();
   }
 
