@@ -26,6 +26,7 @@ const SCENARIOS = [
   require('./agent'),
   require('./documents'),
   require('./scale'),
+  require('./console'),
 ];
 const DOC = join(REPO_ROOT, 'docs/benchmarks.md');
 const PREAMBLE = `# Benchmarks

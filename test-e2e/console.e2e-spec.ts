@@ -54,6 +54,10 @@ describe('the web console', () => {
     const js = await fetch(url(asset as string));
     expect(js.status).toBe(200);
     expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // The build's brotli copy, for a client that accepts it (fetch does, and decodes it).
+    const compressed = await fetch(url(asset as string), { headers: { 'accept-encoding': 'br' } });
+    expect(compressed.headers.get('content-encoding')).toBe('br');
+    expect(await compressed.text()).toBe(await js.text());
     // A deep link opens the console; an API path asked for as HTML keeps its JSON 404.
     const deep = await fetch(url('/files/3f1c5a52-2f7c-4b5e-8d4e-1a2b3c4d5e6f'), { headers: { accept: 'text/html' } });
     expect([deep.status, await deep.text()]).toEqual([200, html]);
@@ -79,12 +83,26 @@ describe('the web console', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/\/providers$/);
     await page.getByRole('heading', { name: 'Local storage' }).waitFor();
-    expect(await page.evaluate("sessionStorage.getItem('docintel.token')")).toBe(token);
+    expect(await page.evaluate("localStorage.getItem('docintel.token')")).toBe(token);
     await screenshot(page, 'providers');
+
+    // A second tab (a bookmark, a Ctrl+click) opens signed in; signing out there signs out here too.
+    const other = await context.newPage();
+    await other.goto(url('/collections'));
+    await other.getByRole('heading', { name: 'Collections' }).waitFor();
+    expect(other.url()).toBe(url('/collections'));
+    await other.getByRole('button', { name: 'Sign out' }).click();
+    await other.waitForURL(/\/sign-in/);
+    await page.waitForURL(/\/sign-in/);
+    await page.getByText('You signed out in another tab.').waitFor();
+    await other.close();
+    await page.getByLabel('Personal access token').fill(token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/providers$/);
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/sign-in/);
-    expect(await page.evaluate("sessionStorage.getItem('docintel.token')")).toBeNull();
+    expect(await page.evaluate("localStorage.getItem('docintel.token')")).toBeNull();
     await page.getByLabel('Personal access token').fill(token);
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/providers$/);

@@ -41,8 +41,11 @@ export async function openPage(
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport, acceptDownloads: true });
   if (token) {
-    // Already signed in: the console keeps its token in sessionStorage.
-    await context.addInitScript(`sessionStorage.setItem('docintel.token', ${JSON.stringify(token)})`);
+    // Already signed in: the console keeps its token in localStorage. Set once per tab (not on every
+    // navigation), so that a sign-out the test makes holds.
+    await context.addInitScript(
+      `if (!sessionStorage.getItem('docintel.test-signed-in')) { sessionStorage.setItem('docintel.test-signed-in', '1'); localStorage.setItem('docintel.token', ${JSON.stringify(token)}); }`,
+    );
   }
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);

@@ -1,15 +1,5 @@
 import { Center, Loader, MantineProvider } from '@mantine/core';
-import { useEffect } from 'react';
-import { CollectionPage } from './features/collections/CollectionPage';
-import { CollectionsPage } from './features/collections/CollectionsPage';
-import { DocumentRoute } from './features/document/DocumentRoute';
-import { FilePage } from './features/files/FilePage';
-import { FilesPage } from './features/files/FilesPage';
-import { ItemsPage } from './features/items/ItemsPage';
-import { JobsPage } from './features/jobs/JobsPage';
-import { ProvidersPage } from './features/providers/ProvidersPage';
-import { RulePage } from './features/rules/RulePage';
-import { RulesPage } from './features/rules/RulesPage';
+import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { SignInPage } from './features/sign-in/SignInPage';
 import { NotFoundPage } from './layout/NotFoundPage';
 import { Shell } from './layout/Shell';
@@ -17,6 +7,25 @@ import { navigate, useLocation, useRoute } from './router/router';
 import { paths, type Route } from './router/routes';
 import { SessionProvider, useSession } from './session/session';
 import { theme } from './theme';
+
+/**
+ * Every page but sign-in is its own chunk, loaded when first opened: the sign-in page (the first
+ * thing a new tab shows) does not wait for the rules editor's schema checker, the jobs' panels or
+ * the document viewer.
+ */
+function page<P extends object>(load: () => Promise<ComponentType<P>>) {
+  return lazy(() => load().then((component) => ({ default: component })));
+}
+const CollectionPage = page(() => import('./features/collections/CollectionPage').then((m) => m.CollectionPage));
+const CollectionsPage = page(() => import('./features/collections/CollectionsPage').then((m) => m.CollectionsPage));
+const DocumentRoute = page(() => import('./features/document/DocumentRoute').then((m) => m.DocumentRoute));
+const FilePage = page(() => import('./features/files/FilePage').then((m) => m.FilePage));
+const FilesPage = page(() => import('./features/files/FilesPage').then((m) => m.FilesPage));
+const ItemsPage = page(() => import('./features/items/ItemsPage').then((m) => m.ItemsPage));
+const JobsPage = page(() => import('./features/jobs/JobsPage').then((m) => m.JobsPage));
+const ProvidersPage = page(() => import('./features/providers/ProvidersPage').then((m) => m.ProvidersPage));
+const RulePage = page(() => import('./features/rules/RulePage').then((m) => m.RulePage));
+const RulesPage = page(() => import('./features/rules/RulesPage').then((m) => m.RulesPage));
 
 export function App() {
   return (
@@ -54,7 +63,9 @@ function Pages() {
   if (route.name === 'signIn') return <SignInPage next={route.next} />;
   return (
     <Shell route={route}>
-      <Page route={route} />
+      <Suspense fallback={<Loader aria-label="Loading page" />}>
+        <Page route={route} />
+      </Suspense>
     </Shell>
   );
 }

@@ -128,3 +128,13 @@ export function unwrap<R extends ApiResult>(result: R | PromiseLike<R>): ApiData
   if ('then' in result && typeof result.then === 'function') return Promise.resolve(result).then(unwrapResult);
   return unwrapResult(result as R);
 }
+
+/**
+ * An error that a later try of the same read may not meet: the server or a proxy in front of it
+ * was busy or restarting (5xx, 429, 408), or the network failed (fetch rejects with a TypeError).
+ * A 4xx other than those is the request's own fault and stays the same however often it is sent.
+ */
+export function isTransientError(err: unknown): boolean {
+  if (err instanceof DocintelApiError) return err.status >= 500 || err.status === 429 || err.status === 408;
+  return err instanceof TypeError;
+}

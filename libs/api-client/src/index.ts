@@ -1,7 +1,7 @@
 export type { components, operations, paths } from './schema';
 export * from './types';
 export { createDocintelClient, clientFetch, type DocintelClient, type DocintelClientOptions, type FetchLike } from './client';
-export { DocintelApiError, unwrap, type ApiData, type ApiResult } from './errors';
+export { DocintelApiError, isTransientError, unwrap, type ApiData, type ApiResult } from './errors';
 export {
   DEFAULT_BACKOFF,
   INDEXATION_TERMINAL_STATUSES,

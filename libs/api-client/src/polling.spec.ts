@@ -186,4 +186,48 @@ describe('waitForIndexedFile and waitForJob (fake timers, fake fetch)', () => {
     await expect(done).resolves.toMatchObject({ status: terminal, errorMessage: 'why' });
     expect(server.seen).toHaveLength(1);
   });
+
+  it('keeps following a job through 503s and a network failure when told to, and says so each time', async () => {
+    const answers: Array<() => Response> = [
+      () => jsonResponse(errorBody(503, 'UNAVAILABLE', 'job-orchestrator is starting'), 503),
+      () => {
+        throw new TypeError('fetch failed');
+      },
+      () => jsonResponse(job('j4', 'RUNNING')),
+      () => new Response('<html>Bad gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } }),
+      () => jsonResponse(job('j4', 'SUCCESS')),
+    ];
+    const server = fakeFetch({ 'GET /api/core/qa/jobs/j4': () => (answers.shift() ?? answers[0])() });
+    const api = createDocintelClient({ baseUrl: BASE, token: 't', fetch: server.fetch });
+    const seen: unknown[] = [];
+    const polled: string[] = [];
+    const done = waitForJob(api, 'qa', 'j4', {
+      initialDelayMs: 1000,
+      factor: 1,
+      onTransientError: (err) => seen.push(err),
+      onPoll: (j) => polled.push(j.status),
+    });
+    await jest.advanceTimersByTimeAsync(5000);
+    await expect(done).resolves.toMatchObject({ status: 'SUCCESS' });
+    expect(seen.map((e) => (e instanceof DocintelApiError ? e.status : (e as Error).name))).toEqual([503, 'TypeError', 502]);
+    expect(polled).toEqual(['RUNNING', 'SUCCESS']);
+  });
+
+  it('still ends the wait on an error no retry can fix (404), even when told to retry transient ones', async () => {
+    const server = fakeFetch({ 'GET /api/core/qa/jobs/j5': () => jsonResponse(errorBody(404, 'NOT_FOUND', 'No job j5'), 404) });
+    const api = createDocintelClient({ baseUrl: BASE, token: 't', fetch: server.fetch });
+    const seen: unknown[] = [];
+    const outcome = waitForJob(api, 'qa', 'j5', { onTransientError: (err) => seen.push(err) }).catch((e: unknown) => e);
+    await jest.advanceTimersByTimeAsync(3000);
+    expect(await outcome).toMatchObject({ status: 404 });
+    expect(seen).toEqual([]);
+  });
+
+  it('without onTransientError a 503 ends the wait, as before', async () => {
+    const server = fakeFetch({ 'GET /api/core/qa/jobs/j6': () => jsonResponse(errorBody(503, 'UNAVAILABLE', 'busy'), 503) });
+    const api = createDocintelClient({ baseUrl: BASE, token: 't', fetch: server.fetch });
+    const outcome = waitForJob(api, 'qa', 'j6').catch((e: unknown) => e);
+    await jest.advanceTimersByTimeAsync(3000);
+    expect(await outcome).toMatchObject({ status: 503 });
+  });
 });

@@ -1,5 +1,5 @@
 import type { DocintelClient } from './client';
-import { unwrap } from './errors';
+import { isTransientError, unwrap } from './errors';
 import { getJob, type JobKind, type JobOf } from './jobs';
 import type { IndexationStatus, IndexedFile, JobStatus } from './types';
 
@@ -21,6 +21,12 @@ export interface PollOptions<T> extends BackoffOptions {
   signal?: AbortSignal;
   /** Sees every value read, the last one included (progress display, logs). */
   onPoll?: (value: T) => void;
+  /**
+   * Keep polling through transient errors (5xx, 429, 408, a network failure: see
+   * isTransientError), each passed here as it happens, with the back-off going on. Without it, any
+   * error ends the wait.
+   */
+  onTransientError?: (err: unknown) => void;
 }
 
 export const DEFAULT_BACKOFF = { initialDelayMs: 3000, maxDelayMs: 30_000, factor: 2 } as const;
@@ -54,7 +60,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 /**
  * Reads until `done` holds, waiting before each read as BackoffOptions say. An error of `read`
- * ends the wait with that error.
+ * ends the wait with that error, unless it is transient and `onTransientError` is given.
  */
 export async function pollUntil<T>(
   read: (signal?: AbortSignal) => Promise<T>,
@@ -64,7 +70,15 @@ export async function pollUntil<T>(
   const { signal } = options;
   for (let attempt = 0; ; attempt++) {
     await sleep(pollDelay(attempt, options), signal);
-    const value = await read(signal);
+    let value: T;
+    try {
+      value = await read(signal);
+    } catch (err) {
+      if (signal?.aborted) throw abortReason(signal);
+      if (!options.onTransientError || !isTransientError(err)) throw err;
+      options.onTransientError(err);
+      continue;
+    }
     // A read that ignored the signal does not outlive it.
     if (signal?.aborted) throw abortReason(signal);
     options.onPoll?.(value);

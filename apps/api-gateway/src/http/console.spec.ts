@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import type { Logger } from '@docintel/observability';
 import { CONSOLE_CSP, IMMUTABLE, NOT_BUILT, serveConsole } from './console';
 
@@ -43,6 +44,28 @@ describe('serveConsole', () => {
       ({ app } = await gateway(dir));
     });
     afterEach(() => app.close());
+
+    it('sends an asset brotli- or gzip-compressed from the copies beside it when the browser accepts it, plain otherwise', async () => {
+      const code = `console.log(${JSON.stringify('x'.repeat(5000))})`;
+      writeFileSync(join(dir, 'assets', 'big-Zz9.js'), code);
+      writeFileSync(join(dir, 'assets', 'big-Zz9.js.br'), brotliCompressSync(code));
+      writeFileSync(join(dir, 'assets', 'big-Zz9.js.gz'), gzipSync(code));
+
+      const br = await app.inject({ method: 'GET', url: '/assets/big-Zz9.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      expect(br.statusCode).toBe(200);
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['content-type']).toMatch(/^text\/javascript|^application\/javascript/);
+      expect(br.headers['cache-control']).toBe(IMMUTABLE);
+      expect(br.rawPayload.length).toBeLessThan(code.length / 10);
+
+      const gz = await app.inject({ method: 'GET', url: '/assets/big-Zz9.js', headers: { 'accept-encoding': 'gzip' } });
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gz.rawPayload).toString()).toBe(code);
+
+      const plain = await app.inject({ method: 'GET', url: '/assets/big-Zz9.js' });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe(code);
+    });
 
     it('serves index.html at / without caching', async () => {
       const res = await app.inject({ method: 'GET', url: '/' });

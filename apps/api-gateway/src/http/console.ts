@@ -55,7 +55,8 @@ export const NOT_BUILT =
  * The web console (apps/console, a single-page app) at `/`, beside the API and outside the bearer
  * guard and the OpenAPI document: plain Fastify routes, as the transfer proxy is.
  *
- * - `/assets/*` are Vite's hashed files: cached for a year as immutable.
+ * - `/assets/*` are Vite's hashed files: cached for a year as immutable, sent brotli- or
+ *   gzip-compressed from the copies the build made beside them when the browser accepts it.
  * - `/` and any other GET that no route answers, asked for as HTML (`Accept: text/html`) and not
  *   under an API or operations prefix, get index.html (`no-cache`), so a deep link or a reload of
  *   `/files/<id>` opens the console there. Everything else that has no route keeps the gateway's
@@ -73,6 +74,7 @@ export async function serveConsole(fastify: FastifyInstance, logger: Logger, roo
     root: join(root, 'assets'),
     prefix: '/assets/',
     index: false,
+    preCompressed: true,
     cacheControl: false,
     suppressWarning: true,
     setHeaders: (reply) => {

@@ -1,16 +1,18 @@
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { createApi, type Api, type Credentials } from '../api/client';
 
 /**
- * Who is signed in: a personal access token (and optionally a namespace) kept in sessionStorage,
- * so it lasts as long as the tab and is never written to disk by the console.
+ * Who is signed in: a personal access token (and optionally a namespace) kept in the browser's
+ * localStorage for this origin, so a new tab, a bookmark or a Ctrl+click on a citation opens signed
+ * in, until sign-out. The token's own expiry still holds: the first request it is refused with (401)
+ * signs out every tab. Signing in or out in one tab does the same in the others (storage events).
  */
 const TOKEN = 'docintel.token';
 const NAMESPACE = 'docintel.namespace';
 
 function load(): Credentials | null {
-  const token = sessionStorage.getItem(TOKEN);
-  return token ? { token, namespace: sessionStorage.getItem(NAMESPACE) } : null;
+  const token = localStorage.getItem(TOKEN);
+  return token ? { token, namespace: localStorage.getItem(NAMESPACE) } : null;
 }
 
 interface SessionValue {
@@ -30,18 +32,30 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [notice, setNotice] = useState<string | null>(null);
 
   const signOut = useCallback((why?: string) => {
-    sessionStorage.removeItem(TOKEN);
-    sessionStorage.removeItem(NAMESPACE);
+    localStorage.removeItem(TOKEN);
+    localStorage.removeItem(NAMESPACE);
     setCredentials(null);
     setNotice(why ?? null);
   }, []);
 
   const signIn = useCallback((c: Credentials) => {
-    sessionStorage.setItem(TOKEN, c.token);
-    if (c.namespace) sessionStorage.setItem(NAMESPACE, c.namespace);
-    else sessionStorage.removeItem(NAMESPACE);
+    localStorage.setItem(TOKEN, c.token);
+    if (c.namespace) localStorage.setItem(NAMESPACE, c.namespace);
+    else localStorage.removeItem(NAMESPACE);
     setNotice(null);
     setCredentials(c);
+  }, []);
+
+  // Another tab signed in (as someone else, perhaps) or out: follow it.
+  useEffect(() => {
+    const onStorage = (e: StorageEvent) => {
+      if (e.key !== null && e.key !== TOKEN && e.key !== NAMESPACE) return;
+      const now = load();
+      setCredentials((was) => (was?.token === now?.token && was?.namespace === now?.namespace ? was : now));
+      if (!now) setNotice('You signed out in another tab.');
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
   }, []);
 
   const api = useMemo(

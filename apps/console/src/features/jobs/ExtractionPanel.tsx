@@ -7,10 +7,13 @@ import { paths } from '../../router/routes';
 import { useApi } from '../../session/session';
 import { CellCitations, ConfidenceBadge, JobStatusCard, TypedAnswer } from './components';
 import { confidenceBand } from './confidence';
-import { useJob, useJobOutputs } from './job-api';
+import { useJob, useJobOutputs, useRunAgain } from './job-api';
 import { JobForm, RemoveRowButton, useJobSubmit, useRows } from './job-form';
 import { filesInput, TargetPicker, type Target } from './pickers';
 import { DATA_TYPES, resultsByFile, type DataType } from './values';
+
+/** The page of a job of this kind (a new job opens there). */
+const jobPage = (id: string) => paths.jobs('extraction', id);
 
 interface MetaDraft {
   meta: string;
@@ -46,7 +49,7 @@ export function ExtractionPanel({ jobId }: { jobId: string | null }) {
           },
         }),
       ),
-      (id) => paths.jobs('extraction', id),
+      jobPage,
     );
   };
 
@@ -103,6 +106,7 @@ export function ExtractionPanel({ jobId }: { jobId: string | null }) {
 function ExtractionJob({ jobId }: { jobId: string }) {
   const api = useApi();
   const state = useJob('extraction', jobId);
+  const runAgain = useRunAgain('extraction', jobId, jobPage);
   const {
     results,
     annotations,
@@ -128,7 +132,7 @@ function ExtractionJob({ jobId }: { jobId: string }) {
 
   return (
     <Stack>
-      <JobStatusCard {...state} onCancel={state.cancel} />
+      <JobStatusCard {...state} onCancel={state.cancel} runAgain={runAgain} />
       {outputsError ? (
         <Alert color="red" role="alert">
           {describeError(outputsError)}
@@ -161,7 +165,15 @@ function ExtractionJob({ jobId }: { jobId: string }) {
                       <Table.Td title={r.explanation}>
                         <TypedAnswer value={r.found ? r.answer : undefined} type={r.answerType} />
                       </Table.Td>
-                      <Table.Td>{r.found ? <ConfidenceBadge confidence={r.confidence} size="xs" /> : <Text size="sm" c="dimmed" aria-label="None: not found">—</Text>}</Table.Td>
+                      <Table.Td>
+                        {r.found ? (
+                          <ConfidenceBadge confidence={r.confidence} size="xs" />
+                        ) : (
+                          <Text size="sm" c="dimmed" aria-label="None: not found">
+                            —
+                          </Text>
+                        )}
+                      </Table.Td>
                       <Table.Td>
                         <CellCitations refs={r.referenceIds} annotations={annotations} label={`${r.meta} in ${name}`} />
                         {!r.found && (

@@ -7,10 +7,13 @@ import { useApi } from '../../session/session';
 import { Citations, ConfidenceBadge, EngineNote, JobStatusCard, NotFound, TypedAnswer } from './components';
 import { confidenceBand } from './confidence';
 import classes from './jobs.module.css';
-import { useJob, useJobOutputs } from './job-api';
+import { useJob, useJobOutputs, useRunAgain } from './job-api';
 import { JobForm, RemoveRowButton, useJobSubmit, useRows } from './job-form';
 import { filesInput, TargetPicker, type Target } from './pickers';
 import { DATA_TYPES, splitList, type DataType } from './values';
+
+/** The page of a job of this kind (a new job opens there). */
+const jobPage = (id: string) => paths.jobs('qa', id);
 
 interface QuestionDraft {
   question: string;
@@ -50,7 +53,7 @@ export function QaPanel({ jobId }: { jobId: string | null }) {
           },
         }),
       ),
-      (id) => paths.jobs('qa', id),
+      jobPage,
     );
   };
 
@@ -110,6 +113,7 @@ export function QaPanel({ jobId }: { jobId: string | null }) {
 function QaJob({ jobId }: { jobId: string }) {
   const api = useApi();
   const state = useJob('qa', jobId);
+  const runAgain = useRunAgain('qa', jobId, jobPage);
   const inputs = useAsync(() => unwrap(api.GET('/api/core/qa/jobs/{jobId}/inputs', { params: { path: { jobId } } })), [api, jobId]);
   const {
     results,
@@ -123,7 +127,7 @@ function QaJob({ jobId }: { jobId: string }) {
 
   return (
     <Stack>
-      <JobStatusCard {...state} onCancel={state.cancel} />
+      <JobStatusCard {...state} onCancel={state.cancel} runAgain={runAgain} />
       {outputsError ? (
         <Alert color="red" role="alert">
           {describeError(outputsError)}

@@ -4,10 +4,13 @@ import { describeError, unwrap } from '../../api/client';
 import { paths } from '../../router/routes';
 import { useApi } from '../../session/session';
 import { CellCitations, JobStatusCard } from './components';
-import { useJob, useJobOutputs } from './job-api';
+import { useJob, useJobOutputs, useRunAgain } from './job-api';
 import { JobForm, RemoveRowButton, useJobSubmit, useRows } from './job-form';
 import { filesInput, TargetPicker, type Target } from './pickers';
 import { columnKey, entityRows, type EntityColumn } from './values';
+
+/** The page of a job of this kind (a new job opens there). */
+const jobPage = (id: string) => paths.jobs('table', id);
 
 type ColumnType = EntityColumn['type'];
 const COLUMN_TYPES: Array<{ value: ColumnType; label: string }> = [
@@ -58,7 +61,7 @@ export function TablePanel({ jobId }: { jobId: string | null }) {
           body: { files, schema: { name: rowName.trim() || 'Row', columns: schemaColumns } },
         }),
       ),
-      (id) => paths.jobs('table', id),
+      jobPage,
     );
   };
 
@@ -120,6 +123,7 @@ export function TablePanel({ jobId }: { jobId: string | null }) {
 function TableJob({ jobId }: { jobId: string }) {
   const api = useApi();
   const state = useJob('multi-dim-extraction', jobId);
+  const runAgain = useRunAgain('multi-dim-extraction', jobId, jobPage);
   const {
     results,
     annotations,
@@ -134,7 +138,7 @@ function TableJob({ jobId }: { jobId: string }) {
 
   return (
     <Stack>
-      <JobStatusCard {...state} onCancel={state.cancel} />
+      <JobStatusCard {...state} onCancel={state.cancel} runAgain={runAgain} />
       {outputsError ? (
         <Alert color="red" role="alert">
           {describeError(outputsError)}

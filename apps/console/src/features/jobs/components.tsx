@@ -1,11 +1,12 @@
 import { Alert, Anchor, Badge, Blockquote, Button, Card, Group, List, Loader, Popover, Progress, Stack, Text } from '@mantine/core';
 import type { Annotation, FindSimilarJob, Job, JobStatus } from '@docintel/api-client';
+import { useEffect, useRef } from 'react';
 import { describeError } from '../../api/client';
 import { Link } from '../../router/router';
 import { citationTarget, documentLink } from '../document/links';
 import { citationsFor, describeTarget, type Reference } from './citations';
 import { confidenceView, engineLabel } from './confidence';
-import { isTerminal, progressOf, typedValue, typeLabel, type AnswerType, type DataValue } from './values';
+import { formatSeconds, isTerminal, jobTimes, progressOf, typedValue, typeLabel, type AnswerType, type DataValue } from './values';
 
 const COLORS: Record<JobStatus, string> = {
   PENDING: 'gray',
@@ -29,15 +30,34 @@ export function JobStatusBadge({ status }: { status: JobStatus }) {
   );
 }
 
-/** A job's state: status, progress while it runs, the reason it failed, and a cancel button. */
+/** "Run again" of a failed or aborted job (job-api.ts useRunAgain). */
+export interface RunAgain {
+  run: (name?: string) => void;
+  busy: boolean;
+  error: unknown;
+}
+
+/**
+ * A job's state: status, time queued and time running, progress while it runs, the reason it
+ * failed (with "Run again"), a cancel button, and a note while the server is busy and the job is
+ * still being followed.
+ */
 export function JobStatusCard(props: {
   job: Job | FindSimilarJob | null;
   error: unknown;
+  busy?: unknown;
   cancelling: boolean;
   cancelError: unknown;
   onCancel: () => void;
+  runAgain?: RunAgain;
 }) {
-  const { job, error } = props;
+  const { job, error, busy, runAgain } = props;
+  // After Ask the card appears under the form, often below the fold: bring it into view once.
+  const card = useRef<HTMLElement>(null);
+  const jobId = job?.jobId;
+  useEffect(() => {
+    if (jobId) card.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [jobId]);
   if (error) {
     return (
       <Alert color="red" title="Could not follow this job" role="alert">
@@ -45,11 +65,17 @@ export function JobStatusCard(props: {
       </Alert>
     );
   }
-  if (!job) return <Loader aria-label="Loading job" />;
+  const busyNote = busy ? (
+    <Alert color="yellow" role="status" p="xs" data-server-busy="">
+      The server is busy ({describeError(busy)}). Still following this job: checking again shortly.
+    </Alert>
+  ) : null;
+  if (!job) return busyNote ?? <Loader aria-label="Loading job" />;
   const progress = progressOf(job.progress);
-  const seconds = 'result' in job ? (job.executionTimeMs !== undefined ? job.executionTimeMs / 1000 : undefined) : job.executionTime;
+  const times = jobTimes(job, Date.now());
+  const again = runAgain && (job.status === 'FAILED' || job.status === 'ABORTED');
   return (
-    <Card withBorder component="section" aria-label="Job status" data-job={job.jobId}>
+    <Card ref={card} withBorder component="section" aria-label="Job status" data-job={job.jobId}>
       <Stack gap="xs">
         <Group justify="space-between" wrap="wrap">
           <Group gap="xs" wrap="wrap" style={{ minWidth: 0 }}>
@@ -59,18 +85,24 @@ export function JobStatusCard(props: {
                 {job.name}
               </Text>
             ) : null}
-            {seconds !== undefined ? (
-              <Text size="sm" c="dimmed">
-                {seconds.toFixed(1)} s
-              </Text>
-            ) : null}
+            <Text size="sm" c="dimmed" data-job-times="">
+              {job.status === 'PENDING'
+                ? `queued ${formatSeconds(times.queuedS)}`
+                : `queued ${formatSeconds(times.queuedS)} · ran ${formatSeconds(times.runningS)}`}
+            </Text>
           </Group>
           {!isTerminal(job.status) && (
             <Button variant="default" color="red" size="xs" onClick={props.onCancel} loading={props.cancelling}>
               Cancel job
             </Button>
           )}
+          {again && (
+            <Button size="xs" onClick={() => runAgain.run('name' in job ? job.name || undefined : undefined)} loading={runAgain.busy}>
+              Run again
+            </Button>
+          )}
         </Group>
+        {busyNote}
         {!isTerminal(job.status) && (
           <div role="status">
             {progress ? (
@@ -95,6 +127,11 @@ export function JobStatusCard(props: {
         {props.cancelError ? (
           <Alert color="red" role="alert" p="xs">
             {describeError(props.cancelError)}
+          </Alert>
+        ) : null}
+        {runAgain?.error ? (
+          <Alert color="red" role="alert" p="xs">
+            {describeError(runAgain.error)}
           </Alert>
         ) : null}
       </Stack>

@@ -3,6 +3,7 @@ import {
   cancelJob,
   getAnnotations,
   getJob,
+  isTransientError,
   waitForJob,
   type Annotation,
   type CitedJobKind,
@@ -10,7 +11,9 @@ import {
   type JobOf,
 } from '@docintel/api-client';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { unwrap } from '../../api/client';
 import { useAsync } from '../../lib/use-async';
+import { navigate } from '../../router/router';
 import { useApi } from '../../session/session';
 import { isTerminal } from './values';
 
@@ -20,16 +23,23 @@ const POLLING = { initialDelayMs: 1000, maxDelayMs: 10_000, factor: 1.5 };
 export interface JobState<K extends JobKind> {
   job: JobOf<K> | null;
   error: unknown;
+  /** The last read failed on a transient error (a busy or restarting server): following goes on. */
+  busy: unknown;
   cancelling: boolean;
   cancelError: unknown;
   cancel: () => void;
 }
 
-/** A job by id: read once, then polled with `waitForJob` until its status is terminal. */
+/**
+ * A job by id: read once, then polled with `waitForJob` until its status is terminal. A busy or
+ * restarting server (5xx, 429, a network failure) does not end the following: the card says so and
+ * the polling backs off and goes on; only an error no retry can fix (404, 401…) ends it.
+ */
 export function useJob<K extends JobKind>(kind: K, jobId: string | null): JobState<K> {
   const api = useApi();
   const [job, setJob] = useState<JobOf<K> | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState<unknown>(null);
   const [cancelling, setCancelling] = useState(false);
   const [cancelError, setCancelError] = useState<unknown>(null);
   const controllerRef = useRef<AbortController | null>(null);
@@ -37,18 +47,35 @@ export function useJob<K extends JobKind>(kind: K, jobId: string | null): JobSta
   useEffect(() => {
     setJob(null);
     setError(null);
+    setBusy(null);
     setCancelError(null);
     if (!jobId) return;
     const controller = new AbortController();
     controllerRef.current = controller;
     const { signal } = controller;
-    (async () => {
-      const first = await getJob(api, kind, jobId, signal);
+    const seen = (j: JobOf<K>) => {
       if (signal.aborted) return;
-      setJob(first);
-      if (isTerminal(first.status)) return;
-      const last = await waitForJob(api, kind, jobId, { ...POLLING, signal, onPoll: (j) => !signal.aborted && setJob(j) });
-      if (!signal.aborted) setJob(last);
+      setBusy(null);
+      setJob(j);
+    };
+    (async () => {
+      const first = await getJob(api, kind, jobId, signal).catch((err: unknown) => {
+        if (signal.aborted || !isTransientError(err)) throw err;
+        setBusy(err);
+        return null;
+      });
+      if (signal.aborted) return;
+      if (first) {
+        seen(first);
+        if (isTerminal(first.status)) return;
+      }
+      const last = await waitForJob(api, kind, jobId, {
+        ...POLLING,
+        signal,
+        onPoll: seen,
+        onTransientError: (err) => !signal.aborted && setBusy(err),
+      });
+      seen(last);
     })().catch((err: unknown) => {
       if (!signal.aborted) setError(err);
     });
@@ -73,7 +100,7 @@ export function useJob<K extends JobKind>(kind: K, jobId: string | null): JobSta
     );
   }, [api, kind, jobId]);
 
-  return { job, error, cancelling, cancelError, cancel };
+  return { job, error, busy, cancelling, cancelError, cancel };
 }
 
 /**
@@ -96,4 +123,51 @@ export function useJobOutputs<K extends CitedJobKind, R>(
   );
   const [results, annotations] = outputs.data ?? [null, undefined];
   return { results, annotations, error: outputs.error, status };
+}
+
+/** The kinds whose inputs can be read back (GET …/inputs) in the shape their create route takes. */
+export type RerunnableKind = 'qa' | 'extraction' | 'multi-dim-extraction';
+
+/** Creates the job again with the inputs of `jobId` (and its name): its new id. */
+async function createAgain(api: ReturnType<typeof useApi>, kind: RerunnableKind, jobId: string, name: string | undefined): Promise<string> {
+  const path = { params: { path: { jobId } } };
+  switch (kind) {
+    case 'qa': {
+      const inputs = await unwrap(api.GET('/api/core/qa/jobs/{jobId}/inputs', path));
+      return (await unwrap(api.POST('/api/core/qa/jobs', { body: { ...inputs, name } }))).jobId;
+    }
+    case 'extraction': {
+      const inputs = await unwrap(api.GET('/api/core/extraction/jobs/{jobId}/inputs', path));
+      return (await unwrap(api.POST('/api/core/extraction/jobs', { body: { ...inputs, name } }))).jobId;
+    }
+    case 'multi-dim-extraction': {
+      const inputs = await unwrap(api.GET('/api/core/multi-dim-extraction/jobs/{jobId}/inputs', path));
+      return (await unwrap(api.POST('/api/core/multi-dim-extraction/jobs', { body: { ...inputs, name } }))).jobId;
+    }
+  }
+}
+
+/** "Run again" of a job that failed or was aborted: the same inputs as a new job, whose page then opens. */
+export function useRunAgain(kind: RerunnableKind, jobId: string, pageOf: (jobId: string) => string) {
+  const api = useApi();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const run = useCallback(
+    (name?: string) => {
+      setBusy(true);
+      setError(null);
+      createAgain(api, kind, jobId, name).then(
+        (id) => {
+          setBusy(false);
+          navigate(pageOf(id));
+        },
+        (err: unknown) => {
+          setBusy(false);
+          setError(err);
+        },
+      );
+    },
+    [api, kind, jobId, pageOf],
+  );
+  return { run, busy, error };
 }

@@ -2,7 +2,9 @@ import {
   cellText,
   columnKey,
   entityRows,
+  formatSeconds,
   isTerminal,
+  jobTimes,
   progressOf,
   resultsByFile,
   splitList,
@@ -101,5 +103,23 @@ describe('job values', () => {
       ],
     });
     expect(rows.map((r) => r.cells.map((c) => c.text))).toEqual([['Tea', '4.75']]);
+  });
+
+  it('tells the time a job sat in the queue from the time it ran', () => {
+    // Created at 0, started after 52 s, ran 0.1 s: the card must not say the job took 0.1 s and stop there.
+    expect(jobTimes({ status: 'SUCCESS', createdTime: 0, modifiedTime: 52_100, executionTime: 0.1 }, 999_999)).toEqual({
+      queuedS: 52,
+      runningS: 0.1,
+    });
+    // Still queued: measured against now, nothing run yet.
+    expect(jobTimes({ status: 'PENDING', createdTime: 10_000, modifiedTime: 10_000 }, 40_000)).toEqual({ queuedS: 30, runningS: 0 });
+    // find-similar reports milliseconds.
+    expect(jobTimes({ status: 'COMPLETED', createdTime: 0, modifiedTime: 3000, executionTimeMs: 2500 }, 0)).toEqual({
+      queuedS: 0.5,
+      runningS: 2.5,
+    });
+    expect(formatSeconds(0.14)).toBe('0.1 s');
+    expect(formatSeconds(52.3)).toBe('52 s');
+    expect(formatSeconds(185)).toBe('3 min 5 s');
   });
 });

@@ -65,6 +65,30 @@ export function cellText(value: unknown): string | null {
 export const isTerminal = (status: JobStatus | undefined): boolean =>
   status === 'SUCCESS' || status === 'COMPLETED' || status === 'FAILED' || status === 'ABORTED';
 
+/**
+ * How long a job waited in the queue and how long it has run, in seconds. A job's executionTime is
+ * from its start; the rest of the time since it was created it was queued. A terminal job is timed
+ * by the server's clock alone (createdTime to its last change); one still going by `now`.
+ */
+export function jobTimes(
+  job: { status: JobStatus; createdTime: number; modifiedTime?: number; executionTime?: number; executionTimeMs?: number },
+  now: number,
+): { queuedS: number; runningS: number } {
+  const runningS = job.executionTime ?? (job.executionTimeMs !== undefined ? job.executionTimeMs / 1000 : 0);
+  const end = isTerminal(job.status) ? (job.modifiedTime ?? now) : now;
+  const totalS = Math.max(0, (end - job.createdTime) / 1000);
+  return { queuedS: Math.max(0, totalS - runningS), runningS };
+}
+
+/** "0.4 s", "52 s", "3 min 5 s". */
+export function formatSeconds(s: number): string {
+  if (s < 10) return `${s.toFixed(1)} s`;
+  if (s < 60) return `${Math.round(s)} s`;
+  const m = Math.floor(s / 60);
+  const rest = Math.round(s - m * 60);
+  return rest ? `${m} min ${rest} s` : `${m} min`;
+}
+
 /** Progress as a percentage of units over and a sentence, or null when the job reports none. */
 export function progressOf(progress: JobProgress | undefined): { percent: number; text: string } | null {
   if (!progress || progress.total <= 0) return null;

@@ -86,8 +86,8 @@ export function SignInPage({ next }: { next: string | null }) {
               Sign in
             </Button>
             <Text size="xs" c="dimmed">
-              The token is kept in this tab only (session storage) and is sent as <Code>Authorization: Bearer</Code>. Create another with{' '}
-              <Code>npm run docintel -- token create</Code>. API reference:{' '}
+              The token is kept in this browser (local storage) until you sign out or it expires, so new tabs open signed in; it is sent as{' '}
+              <Code>Authorization: Bearer</Code>. Create another with <Code>npm run docintel -- token create</Code>. API reference:{' '}
               <Anchor href="/api/docs" size="xs">
                 /api/docs
               </Anchor>

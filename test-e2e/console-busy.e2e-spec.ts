@@ -1,0 +1,99 @@
+import { createDocintelClient, unwrap, uploadMultipart, waitForIndexedFile, waitForJob, type DocintelClient } from '@docintel/api-client';
+import { TestStack } from '@docintel/testing';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { DESKTOP, launchChromium, openPage, screenshot } from './support/console';
+
+/**
+ * The console's job card through a busy server, in a real browser against the started services:
+ * while job-orchestrator is down the gateway answers job reads with 5xx, and the card says the
+ * server is busy and keeps following instead of giving up; once it is back the card shows the job
+ * and its answers. A job that was aborted offers "Run again", which creates the same job anew.
+ */
+describe('the web console: a busy server and running a job again', () => {
+  let stack: TestStack;
+  let api: DocintelClient;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let errors: string[];
+  let fileId: string;
+
+  const INVOICE = 'INVOICE 2026-044\nThe invoice total is 980 EUR, due on 3 April 2026.\nPayment by bank transfer to Initech.\n';
+  const url = (path: string) => `${stack.baseUrl}${path}`;
+  const question = { id: 'q1', question: 'What is the invoice total?', answerType: { dataType: 'FLOAT' as const, multiValued: false } };
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    stack = await TestStack.start({ label: 'consolebusy' });
+    const token = await stack.token('default', 'busy@example.com');
+    api = createDocintelClient({ baseUrl: stack.baseUrl, token });
+    const providers = await unwrap(api.GET('/api/core/providers', { params: { query: { page: 0, pageSize: 20 } } }));
+    const providerId = providers.data[0].id.id;
+    await uploadMultipart(api, { providerId, key: 'busy/invoice.txt', body: INVOICE, mediaType: 'text/plain' });
+    const created = await unwrap(api.POST('/api/core/files', { body: { providerId, key: 'busy/invoice.txt' } }));
+    const file = await waitForIndexedFile(api, created.id.id, {
+      initialDelayMs: 300,
+      factor: 1.5,
+      maxDelayMs: 2000,
+      signal: AbortSignal.timeout(90_000),
+    });
+    expect(file.lastIndexationInfos.status).toBe('SUCCESS');
+    fileId = file.id.id;
+    ({ context, page, errors } = await openPage(browser, DESKTOP, token));
+  });
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await stack?.stop();
+  });
+  afterEach(() => {
+    expect(errors).toEqual([]);
+  });
+
+  it('keeps following a job while the job service is down, says the server is busy, and shows the answer once it is back', async () => {
+    const job = await unwrap(api.POST('/api/core/qa/jobs', { body: { files: { fileIds: [fileId] }, questions: [question] } }));
+    await waitForJob(api, 'qa', job.jobId, { initialDelayMs: 300, factor: 1.5, maxDelayMs: 2000, signal: AbortSignal.timeout(90_000) });
+
+    await stack.stopApp('job-orchestrator', 'SIGKILL');
+    const down = await stack.request(`/api/core/qa/jobs/${job.jobId}`, { token: await stack.token('default', 'busy@example.com') });
+    expect(down.status).toBeGreaterThanOrEqual(500);
+
+    await page.goto(url(`/jobs/qa?job=${job.jobId}`));
+    const busy = page.locator('[data-server-busy]');
+    await busy.waitFor({ timeout: 30_000 });
+    expect(await busy.textContent()).toMatch(/The server is busy \(.*\[5\d\d\]\)\. Still following this job/);
+    expect(await page.getByText('Could not follow this job').count()).toBe(0);
+    await screenshot(page, 'job-server-busy');
+
+    await stack.startApp('job-orchestrator');
+    await page.locator('[data-job-status="SUCCESS"]').waitFor({ timeout: 60_000 });
+    await page.getByRole('region', { name: 'Answer to What is the invoice total?' }).locator('[data-answer="980"]').waitFor();
+    expect(await busy.count()).toBe(0);
+    // Time queued and time running, apart.
+    expect(await page.locator('[data-job-times]').textContent()).toMatch(/^queued \d.* · ran \d/);
+  });
+
+  it('offers "Run again" on an aborted job and runs the same questions as a new job', async () => {
+    const questions = Array.from({ length: 40 }, (_, i) => ({
+      ...question,
+      id: `q${i + 1}`,
+      question: `What is the invoice total? (${i + 1})`,
+    }));
+    const job = await unwrap(api.POST('/api/core/qa/jobs', { body: { name: 'to run again', files: { fileIds: [fileId] }, questions } }));
+    const cancelled = await unwrap(api.POST('/api/core/qa/jobs/{jobId}/cancel', { params: { path: { jobId: job.jobId } } }));
+    expect(cancelled.status).toBe('ABORTED');
+
+    await page.goto(url(`/jobs/qa?job=${job.jobId}`));
+    await page.locator('[data-job-status="ABORTED"]').waitFor();
+    await page.getByRole('button', { name: 'Run again' }).click();
+    await page.waitForURL((u) => u.searchParams.has('job') && u.searchParams.get('job') !== job.jobId);
+    const again = new URL(page.url()).searchParams.get('job') as string;
+    await page.locator('[data-job-status="SUCCESS"]').waitFor({ timeout: 90_000 });
+
+    const inputs = await unwrap(api.GET('/api/core/qa/jobs/{jobId}/inputs', { params: { path: { jobId: again } } }));
+    expect(inputs.questions.map((q) => q.question)).toEqual(questions.map((q) => q.question));
+    expect(inputs.files).toMatchObject({ fileIds: [fileId] });
+    const rerun = await unwrap(api.GET('/api/core/qa/jobs/{jobId}', { params: { path: { jobId: again } } }));
+    expect(rerun.name).toBe('to run again');
+  });
+});
