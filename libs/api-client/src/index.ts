@@ -13,5 +13,5 @@ export {
   type BackoffOptions,
   type PollOptions,
 } from './polling';
-export { cancelJob, getAnnotations, getJob, type CitedJobKind, type JobKind, type JobOf } from './jobs';
+export { cancelJob, getAnnotations, getJob, listJobs, type CitedJobKind, type JobKind, type JobOf, type JobPageOf } from './jobs';
 export { uploadMultipart, uploadViaPresignedUrl, type UploadBody, type UploadInput, type UploadOptions } from './upload';

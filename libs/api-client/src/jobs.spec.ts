@@ -1,6 +1,6 @@
 import { createDocintelClient } from './client';
 import { DocintelApiError } from './errors';
-import { cancelJob, getAnnotations, getJob, type CitedJobKind, type JobKind } from './jobs';
+import { cancelJob, getAnnotations, getJob, listJobs, type CitedJobKind, type JobKind } from './jobs';
 import { errorBody, fakeFetch, jsonResponse } from './testing/fake-fetch';
 
 const BASE = 'http://gateway.test';
@@ -24,6 +24,27 @@ describe('the job calls by kind', () => {
       if (kind !== 'find-similar') await expect(getAnnotations(api, kind as CitedJobKind, 'j1')).resolves.toEqual([{ kind }]);
     }
     expect(seen.map((r) => `${r.method} ${r.url.pathname}`)).toHaveLength(KINDS.length * 3 - 1);
+  });
+
+  it("lists each kind's jobs at its own path with the page asked for", async () => {
+    const { fetch, seen } = fakeFetch(
+      Object.fromEntries(
+        KINDS.map((kind) => [
+          `GET /api/core/${kind}/jobs`,
+          () => jsonResponse({ data: [{ jobId: `${kind}-1` }], hasNext: true, totalElements: 11, totalPages: 2 }),
+        ]),
+      ),
+    );
+    const api = createDocintelClient({ baseUrl: BASE, token: 't', fetch });
+    for (const kind of KINDS) {
+      await expect(listJobs(api, kind, { page: 1, pageSize: 10 })).resolves.toMatchObject({
+        data: [{ jobId: `${kind}-1` }],
+        hasNext: true,
+      });
+    }
+    expect(seen.map((r) => `${r.url.pathname}?${r.url.searchParams.toString()}`)).toEqual(
+      KINDS.map((kind) => `/api/core/${kind}/jobs?page=1&pageSize=10`),
+    );
   });
 
   it("gives the server's error as a DocintelApiError", async () => {

@@ -32,6 +32,39 @@ export function getJob<K extends JobKind>(api: DocintelClient, kind: K, jobId: s
   return read() as Promise<JobOf<K>>;
 }
 
+/** A page of the caller's jobs of a kind, newest first. */
+export interface JobPageOf<K extends JobKind> {
+  data: JobOf<K>[];
+  hasNext: boolean;
+  totalElements: number;
+  totalPages: number;
+}
+
+/** GET /api/core/{kind}/jobs: the caller's jobs of a kind, newest first (page is 0-based). */
+export function listJobs<K extends JobKind>(
+  api: DocintelClient,
+  kind: K,
+  query: { page: number; pageSize: number },
+  signal?: AbortSignal,
+): Promise<JobPageOf<K>> {
+  const init = { params: { query }, signal };
+  const list = (): Promise<JobPageOf<JobKind>> => {
+    switch (kind as JobKind) {
+      case 'qa':
+        return unwrap(api.GET('/api/core/qa/jobs', init));
+      case 'extraction':
+        return unwrap(api.GET('/api/core/extraction/jobs', init));
+      case 'multi-dim-extraction':
+        return unwrap(api.GET('/api/core/multi-dim-extraction/jobs', init));
+      case 'find-similar':
+        return unwrap(api.GET('/api/core/find-similar/jobs', init));
+      case 'agent':
+        return unwrap(api.GET('/api/core/agent/jobs', init));
+    }
+  };
+  return list() as Promise<JobPageOf<K>>;
+}
+
 /** POST /api/core/{kind}/jobs/{jobId}/cancel (an extension): the job as it now is. */
 export function cancelJob<K extends JobKind>(api: DocintelClient, kind: K, jobId: string): Promise<JobOf<K>> {
   const init = { params: { path: { jobId } } };

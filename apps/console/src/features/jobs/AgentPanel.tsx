@@ -249,7 +249,8 @@ function Trace({ trace }: { trace: AgentTrace }) {
   );
 }
 
-const messageOf = (inputs: { message?: string; messages?: Array<{ content: string }> }) => inputs.message ?? inputs.messages?.at(-1)?.content ?? '';
+const messageOf = (inputs: { message?: string; messages?: Array<{ content: string }> }) =>
+  inputs.message ?? inputs.messages?.at(-1)?.content ?? '';
 
 /** The turns of the conversation a job belongs to, oldest first, up to that job. */
 async function restoreConversation(api: Api, jobId: string, signal: AbortSignal): Promise<{ turns: Turn[]; conversationId?: string }> {

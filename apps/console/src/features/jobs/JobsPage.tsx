@@ -4,6 +4,7 @@ import { navigate } from '../../router/router';
 import { JOB_TABS, paths, type JobTab } from '../../router/routes';
 import { AgentPanel } from './AgentPanel';
 import { ExtractionPanel } from './ExtractionPanel';
+import { JobHistory } from './JobHistory';
 import { QaPanel } from './QaPanel';
 import { SimilarPanel } from './SimilarPanel';
 import { TablePanel } from './TablePanel';
@@ -24,7 +25,10 @@ const INTRO: Record<JobTab, string> = {
   agent: 'Talk with an agent that searches and reads the files, and cites what it answers from.',
 };
 
-/** "Ask and extract": one tab per job kind; `?job=` shows (and follows) a job of that kind. */
+/**
+ * "Ask and extract": one tab per job kind; `?job=` shows (and follows) a job of that kind, and the
+ * tab's past jobs are listed under it.
+ */
 export function JobsPage({ kind, jobId }: { kind: JobTab; jobId: string | null }) {
   const panel: Record<JobTab, () => ReactNode> = {
     qa: () => <QaPanel jobId={jobId} />,
@@ -52,6 +56,7 @@ export function JobsPage({ kind, jobId }: { kind: JobTab; jobId: string | null }
                   {INTRO[t]}
                 </Text>
                 {panel[t]()}
+                <JobHistory tab={t} current={jobId} />
               </Stack>
             )}
           </Tabs.Panel>

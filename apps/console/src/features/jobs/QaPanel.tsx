@@ -1,5 +1,5 @@
 import { Alert, Badge, Card, Checkbox, Group, Loader, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { describeError, unwrap } from '../../api/client';
 import { useAsync } from '../../lib/use-async';
 import { paths } from '../../router/routes';
@@ -24,12 +24,43 @@ interface QuestionDraft {
 
 const blank = (): QuestionDraft => ({ question: '', dataType: 'STRING', multiValued: false, enumValues: '' });
 
+/** A question as a job was given it, as a row of the form. */
+const draftOf = (q: {
+  question: string;
+  answerType?: { dataType: DataType; multiValued?: boolean; enumValues?: string[] };
+}): QuestionDraft => ({
+  question: q.question,
+  dataType: q.answerType?.dataType ?? 'STRING',
+  multiValued: q.answerType?.multiValued ?? false,
+  enumValues: (q.answerType?.enumValues ?? []).join(', '),
+});
+
 /** Questions with typed answers over files or a collection; the answers with their citations. */
 export function QaPanel({ jobId }: { jobId: string | null }) {
   const api = useApi();
   const [target, setTarget] = useState<Target>({ mode: 'files', fileIds: [] });
   const questions = useRows<QuestionDraft>(() => [blank()]);
   const form = useJobSubmit();
+
+  // A job's page opened with an empty form (a reload, Back from a citation, a past job): the form
+  // shows what that job asked, ready to change and ask again. A form already written is left alone.
+  const pristine = useRef(true);
+  pristine.current = questions.rows.every((q) => !q.question.trim()) && !filesInput(target);
+  const replaceQuestions = questions.replace;
+  useEffect(() => {
+    if (!jobId || !pristine.current) return;
+    const controller = new AbortController();
+    unwrap(api.GET('/api/core/qa/jobs/{jobId}/inputs', { params: { path: { jobId } }, signal: controller.signal })).then(
+      (inputs) => {
+        if (controller.signal.aborted || !pristine.current) return;
+        replaceQuestions(inputs.questions.map(draftOf));
+        const collectionId = inputs.files.collectionIds?.[0];
+        setTarget(collectionId ? { mode: 'collection', collectionId } : { mode: 'files', fileIds: inputs.files.fileIds ?? [] });
+      },
+      () => undefined, // the job's card says what went wrong
+    );
+    return () => controller.abort();
+  }, [api, jobId, replaceQuestions]);
 
   const submit = () => {
     const files = filesInput(target);

@@ -17,13 +17,14 @@ const COLORS: Record<JobStatus, string> = {
   ABORTED: 'orange',
 };
 
-export function JobStatusBadge({ status }: { status: JobStatus }) {
+/** A status badge; the one of the job shown carries `data-job-status`, a past job's in a list `data-listed-status`. */
+export function JobStatusBadge({ status, listed = false }: { status: JobStatus; listed?: boolean }) {
   return (
     <Badge
       color={COLORS[status]}
       variant="light"
       leftSection={isTerminal(status) ? undefined : <Loader size={10} color={COLORS[status]} />}
-      data-job-status={status}
+      {...(listed ? { 'data-listed-status': status } : { 'data-job-status': status })}
     >
       {status}
     </Badge>

@@ -11,6 +11,8 @@ export function useRows<T>(initial: () => T[]) {
     update: (i: number, patch: Partial<T>) => setRows((rs) => rs.map((r, j) => (j === i ? { ...r, ...patch } : r))),
     add: (row: T) => setRows((rs) => [...rs, row]),
     remove: (i: number) => setRows((rs) => rs.filter((_, j) => j !== i)),
+    /** Stable across renders (the state setter itself). */
+    replace: setRows as (next: T[]) => void,
   };
 }
 

@@ -7,9 +7,10 @@ import { DESKTOP, launchChromium, openPage, screenshot } from './support/console
  * The console's job card through a busy server, in a real browser against the started services:
  * while job-orchestrator is down the gateway answers job reads with 5xx, and the card says the
  * server is busy and keeps following instead of giving up; once it is back the card shows the job
- * and its answers. A job that was aborted offers "Run again", which creates the same job anew.
+ * and its answers. A job that was aborted offers "Run again", which creates the same job anew. Past
+ * jobs are listed under the form and reopen with their questions in the form, after a reload too.
  */
-describe('the web console: a busy server and running a job again', () => {
+describe('the web console: a busy server, running a job again, past jobs', () => {
   let stack: TestStack;
   let api: DocintelClient;
   let browser: Browser;
@@ -95,5 +96,31 @@ describe('the web console: a busy server and running a job again', () => {
     expect(inputs.files).toMatchObject({ fileIds: [fileId] });
     const rerun = await unwrap(api.GET('/api/core/qa/jobs/{jobId}', { params: { path: { jobId: again } } }));
     expect(rerun.name).toBe('to run again');
+  });
+
+  it('lists past jobs under the form after a reload, and reopens one with its questions back in the form', async () => {
+    await page.goto(url('/jobs/qa'));
+    const history = page.getByRole('region', { name: 'Past jobs' });
+    await history.locator('[data-history-job]').first().waitFor();
+    // Newest first: the job Run again created, the aborted one, then the first test's job.
+    expect(await history.locator('[data-history-job]').count()).toBe(3);
+    expect(await history.getByRole('link', { name: 'to run again' }).count()).toBe(2);
+    expect(await history.locator('[data-listed-status="ABORTED"]').count()).toBe(1);
+    await history.scrollIntoViewIfNeeded();
+    await screenshot(page, 'job-history');
+
+    await history.getByRole('link', { name: 'to run again' }).first().click();
+    await page.waitForURL(/\/jobs\/qa\?job=/);
+    const jobId = new URL(page.url()).searchParams.get('job') as string;
+    expect(await history.locator(`[data-history-job="${jobId}"]`).getAttribute('aria-current')).toBe('page');
+    await page.locator('[data-job-status="SUCCESS"]').waitFor();
+    await page.getByRole('region', { name: 'Answer to What is the invoice total? (1)' }).waitFor();
+
+    // A reload (or Back from a citation) keeps what was asked in the form, ready to change and ask again.
+    await page.reload();
+    await page.getByLabel('Question 40', { exact: true }).waitFor();
+    expect(await page.getByLabel('Question 1', { exact: true }).inputValue()).toBe('What is the invoice total? (1)');
+    expect(await page.getByLabel('Question 40', { exact: true }).inputValue()).toBe('What is the invoice total? (40)');
+    expect(await page.getByLabel('Answer type of question 1', { exact: true }).inputValue()).toBe('FLOAT');
   });
 });
