@@ -123,4 +123,56 @@ describe('the web console: a busy server, running a job again, past jobs', () =>
     expect(await page.getByLabel('Question 40', { exact: true }).inputValue()).toBe('What is the invoice total? (40)');
     expect(await page.getByLabel('Answer type of question 1', { exact: true }).inputValue()).toBe('FLOAT');
   });
+
+  it('asks across everything: one box searches every indexed file of the namespace, shows the files read, and answers with a citation', async () => {
+    // Another namespace holds a different invoice total: it must never be read or shown here.
+    const rivalToken = await stack.token('rival', 'eve@rival.test');
+    const rival = createDocintelClient({ baseUrl: stack.baseUrl, token: rivalToken });
+    const rivalProvider = (await unwrap(rival.GET('/api/core/providers', { params: { query: { page: 0, pageSize: 20 } } }))).data[0].id.id;
+    await uploadMultipart(rival, {
+      providerId: rivalProvider,
+      key: 'rival/invoice-total.txt',
+      body: 'RIVAL INVOICE\nThe invoice total is 555 EUR.\n',
+      mediaType: 'text/plain',
+    });
+    const theirs = await unwrap(rival.POST('/api/core/files', { body: { providerId: rivalProvider, key: 'rival/invoice-total.txt' } }));
+    await waitForIndexedFile(rival, theirs.id.id, {
+      initialDelayMs: 300,
+      factor: 1.5,
+      maxDelayMs: 2000,
+      signal: AbortSignal.timeout(90_000),
+    });
+
+    await page.goto(url('/providers'));
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Ask everything' }).click();
+    await page.getByLabel('Question or keywords').fill('What is the invoice total?');
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
+
+    const read = page.getByRole('region', { name: 'Files read' });
+    await read.locator(`[data-read-file="${fileId}"]`).waitFor();
+    expect(await read.locator('[data-read-file]').count()).toBe(1);
+    expect(await read.textContent()).toContain('invoice.txt');
+    expect(await page.content()).not.toContain('555');
+
+    await page.locator('[data-job-status="SUCCESS"]').waitFor({ timeout: 90_000 });
+    const answer = page.getByRole('region', { name: 'Answer to What is the invoice total?' });
+    expect(await answer.locator('[data-answer]').first().getAttribute('data-answer')).toMatch(/980/);
+    expect(await answer.getByRole('link').count()).toBeGreaterThan(0);
+    expect(page.url()).toMatch(/\/ask\?q=What\+is\+the\+invoice\+total%3F&job=/);
+    await screenshot(page, 'ask-everything');
+
+    // Reload: the same answer, no second job.
+    const before = (await unwrap(api.GET('/api/core/qa/jobs', { params: { query: { page: 0, pageSize: 50 } } }))).totalElements;
+    await page.reload();
+    await page.locator('[data-job-status="SUCCESS"]').waitFor();
+    expect((await unwrap(api.GET('/api/core/qa/jobs', { params: { query: { page: 0, pageSize: 50 } } }))).totalElements).toBe(before);
+
+    // A question nothing answers: the nearest passages are still read, and the answer is "Not found", not a guess.
+    await page.getByLabel('Question or keywords').fill('Who painted the zeppelin hangar?');
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
+    await page.waitForURL(/job=/);
+    await page.locator('[data-job-status="SUCCESS"]').waitFor({ timeout: 90_000 });
+    const none = page.getByRole('region', { name: 'Answer to Who painted the zeppelin hangar?' });
+    await none.getByText('Not found').waitFor();
+  });
 });

@@ -26,6 +26,7 @@ import { ExtractionJobsController, QaJobsController } from './jobs/jobs.controll
 import { MultiDimJobsController } from './jobs/multi-dim.controller';
 import { ProvidersController } from './providers/providers.controller';
 import { RulesController } from './rules/rules.controller';
+import { SearchController } from './search/search.controller';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -50,7 +51,7 @@ export const gatewayDefinition: ServiceDefinition<GatewayEnv> = {
         ping: HealthPings.gateway,
         persistence: { schema: 'identity', entities: identityEntities, migrations },
         imports: [IdentityModule, ItemsModule],
-        controllers: [ProvidersController, RulesController, FilesController, CollectionsController, QaJobsController, ExtractionJobsController, MultiDimJobsController, FindSimilarJobsController, AgentJobsController],
+        controllers: [ProvidersController, RulesController, FilesController, CollectionsController, QaJobsController, ExtractionJobsController, MultiDimJobsController, FindSimilarJobsController, AgentJobsController, SearchController],
         providers: [
           { provide: APP_FILTER, useClass: AllErrorsFilter },
           { provide: APP_PIPE, useClass: ContractValidationPipe },

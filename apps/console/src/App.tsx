@@ -16,6 +16,7 @@ import { theme } from './theme';
 function page<P extends object>(load: () => Promise<ComponentType<P>>) {
   return lazy(() => load().then((component) => ({ default: component })));
 }
+const AskPage = page(() => import('./features/ask/AskPage').then((m) => m.AskPage));
 const CollectionPage = page(() => import('./features/collections/CollectionPage').then((m) => m.CollectionPage));
 const CollectionsPage = page(() => import('./features/collections/CollectionsPage').then((m) => m.CollectionsPage));
 const DocumentRoute = page(() => import('./features/document/DocumentRoute').then((m) => m.DocumentRoute));
@@ -87,6 +88,8 @@ function Page({ route }: { route: Route }) {
       return <CollectionsPage page={route.page} />;
     case 'collection':
       return <CollectionPage key={route.collectionId} collectionId={route.collectionId} page={route.page} />;
+    case 'ask':
+      return <AskPage question={route.question} jobId={route.jobId} />;
     case 'jobs':
       return <JobsPage key={route.kind} kind={route.kind} jobId={route.jobId} />;
     case 'rules':

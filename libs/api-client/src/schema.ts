@@ -668,6 +668,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/core/passages/search': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Search passages
+     * @description Extension: hybrid search (BM25 and the node vectors, fused: the search QA and extraction jobs use) over every indexed file of the caller's namespace, or over fileIds. Best first; files of other namespaces are never searched, and an id that names none is ignored.
+     */
+    post: operations['searchPassages'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/core/providers': {
     parameters: {
       query?: never;
@@ -1753,6 +1773,20 @@ export interface components {
       /** @enum {string} */
       type: 'PARAGRAPH';
     };
+    PassageHitDto: {
+      /** @description The IndexedFile id */
+      fileId: string;
+      fileName: string;
+      /** @description Headings above the passage, outermost first */
+      headings: string[];
+      /** @description The passage id (the id of the document node it was built from) */
+      id: string;
+      /** @description The type of the node: paragraph, row, title… */
+      nodeType: string;
+      /** @description Fused retrieval score, higher is better; comparable only within one answer */
+      score: number;
+      text: string;
+    };
     ProviderDto: {
       /** @description Tagged by `type`; LOCAL: { type, name }; S3: { type, bucketName, region }. Secrets never appear. */
       config: {
@@ -1879,6 +1913,21 @@ export interface components {
     RuleListDto: {
       namespace: string;
       rules: components['schemas']['RuleDto'][];
+    };
+    SearchPassagesReplyDto: {
+      /** @description Best first */
+      passages: components['schemas']['PassageHitDto'][];
+    };
+    SearchPassagesRequestDto: {
+      /** @description IndexedFile ids to search; every indexed file of the caller's namespace when left out */
+      fileIds?: string[];
+      /**
+       * @description Passages to return at most
+       * @default 10
+       */
+      limit: number;
+      /** @description What to look for: a question or keywords */
+      query: string;
     };
     SimilaritySignalsDto: {
       /**
@@ -4252,6 +4301,56 @@ export interface operations {
       };
       /** @description Not found */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBodyDto'];
+        };
+      };
+    };
+  };
+  searchPassages: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SearchPassagesRequestDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SearchPassagesReplyDto'];
+        };
+      };
+      /** @description Bad request: a parameter or field is invalid (details name each one) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBodyDto'];
+        };
+      };
+      /** @description Unauthorized: missing, malformed, unknown, revoked or expired token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBodyDto'];
+        };
+      };
+      /** @description Unsupported media type: a request body must be JSON (multipart/form-data for uploads) */
+      415: {
         headers: {
           [name: string]: unknown;
         };

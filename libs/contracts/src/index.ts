@@ -19,3 +19,4 @@ export * from './multi-dim';
 export * from './agent';
 export * from './streams';
 export * from './rpc-calls';
+export * from './search';

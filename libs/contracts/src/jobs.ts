@@ -552,18 +552,22 @@ export interface ResolveFilesReply {
   missingCollectionIds: string[];
 }
 
-/** indexing.passages.search: hybrid (BM25 + dense) passage retrieval over some files of the caller's namespace. */
+/**
+ * indexing.passages.search: hybrid (BM25 + dense) passage retrieval over some files of the caller's
+ * namespace, or over all of its indexed files when `fileIds` is left out.
+ */
 export class PassageSearchRequest {
   @IsString()
   @MinLength(1)
   @MaxLength(8000)
   query: string;
 
+  @IsOptional()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(JOB_LIMITS.files)
   @IsUUID('all', { each: true })
-  fileIds: string[];
+  fileIds?: string[];
 
   /** Passages to return at most. */
   @Type(() => Number)

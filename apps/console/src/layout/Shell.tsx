@@ -89,6 +89,7 @@ function Navigation({ route }: { route: Route }) {
   const [opened, setOpened] = useState<Record<string, boolean>>({});
   return (
     <nav aria-label="Main">
+      <NavLink component={Link} href={paths.ask()} label="Ask everything" active={route.name === 'ask'} />
       <NavLink component={Link} href={paths.providers()} label="Storage providers" active={route.name === 'providers'} />
       <NavLink
         component={Link}

@@ -15,6 +15,9 @@ describe('console routes', () => {
     expect(read(paths.files(id))).toEqual({ name: 'files', providerId: id, page: 0 });
     expect(read(paths.files(id, 3))).toEqual({ name: 'files', providerId: id, page: 3 });
     expect(read(paths.file(id))).toEqual({ name: 'file', fileId: id });
+    expect(read(paths.ask())).toEqual({ name: 'ask', question: null, jobId: null });
+    expect(read(paths.ask('Who & why? 50%', id))).toEqual({ name: 'ask', question: 'Who & why? 50%', jobId: id });
+    expect(read('/ask?q=%20%20')).toEqual({ name: 'ask', question: null, jobId: null });
     expect(read('/nowhere/at/all')).toEqual({ name: 'notFound', path: '/nowhere/at/all' });
   });
 

@@ -15,6 +15,7 @@ export type Route =
   | { name: 'document'; fileId: string; target: DocumentTarget }
   | { name: 'collections'; page: number }
   | { name: 'collection'; collectionId: string; page: number }
+  | { name: 'ask'; question: string | null; jobId: string | null }
   | { name: 'jobs'; kind: JobTab; jobId: string | null }
   | { name: 'rules' }
   | { name: 'rule'; triggerId: string }
@@ -46,6 +47,7 @@ export const paths = {
   rule: (triggerId: string) => `/rules/${seg(triggerId)}`,
   collections: (page = 0) => withQuery('/collections', { page: page || null }),
   collection: (collectionId: string, page = 0) => withQuery(`/collections/${seg(collectionId)}`, { page: page || null }),
+  ask: (question?: string | null, jobId?: string | null) => withQuery('/ask', { q: question, job: jobId }),
   jobs: (kind: JobTab = 'qa', jobId?: string | null) => withQuery(`/jobs/${kind}`, { job: jobId }),
 };
 
@@ -75,6 +77,8 @@ export function matchRoute(pathname: string, search = ''): Route {
     const page = pageOf(query);
     return parts.length === 1 ? { name: 'collections', page } : { name: 'collection', collectionId: parts[1], page };
   }
+  if (parts[0] === 'ask' && parts.length === 1)
+    return { name: 'ask', question: query.get('q')?.trim() || null, jobId: query.get('job') || null };
   if (parts[0] === 'jobs' && parts.length === 1) return { name: 'jobs', kind: 'qa', jobId: null };
   if (parts[0] === 'jobs' && parts.length === 2 && isJobTab(parts[1]))
     return { name: 'jobs', kind: parts[1], jobId: query.get('job') || null };

@@ -42,8 +42,9 @@ export class PassageSearchService {
     });
   }
 
+  /** Over the files named, or over every file of the namespace when none is. */
   async search(namespaceId: string, req: PassageSearchRequest): Promise<PassageSearchReply> {
-    const fileIds = [...new Set(req.fileIds)];
+    const fileIds = req.fileIds ? [...new Set(req.fileIds)] : undefined;
     const { hits, denseError } = await this.hybrid.search(namespaceId, req.query, {
       limit: Math.min(1000, req.limit + HEADROOM),
       fileIds,

@@ -152,14 +152,15 @@ export class PassagesRepository {
    * These passages of the namespace's files, from each file's current tree only (a passage of a
    * replaced tree that is not cleaned up yet is never returned), with the file's name.
    */
+  /** Passages by node id, of the files named (any file of the namespace when `fileIds` is undefined), current trees only. */
   async read(
     namespaceId: string,
-    fileIds: string[],
+    fileIds: string[] | undefined,
     nodeIds: string[],
     db: EntityManager = this.ds.manager,
   ): Promise<Map<string, StoredPassage>> {
     const out = new Map<string, StoredPassage>();
-    if (!nodeIds.length || !fileIds.length) return out;
+    if (!nodeIds.length || fileIds?.length === 0) return out;
     const rows: Array<{
       node_id: string;
       file_id: string;
@@ -172,9 +173,9 @@ export class PassagesRepository {
       `SELECT p.node_id, p.file_id, f.name, p.node_type, p.text, p.headings, p.segments
          FROM passages p JOIN files f ON f.id = p.file_id
         WHERE p.namespace_id = $1 AND f.namespace_id = $1
-          AND p.file_id = ANY($2::uuid[]) AND p.node_id = ANY($3::uuid[])
+          AND ($2::uuid[] IS NULL OR p.file_id = ANY($2::uuid[])) AND p.node_id = ANY($3::uuid[])
           AND p.generation = f.current_generation`,
-      [namespaceId, fileIds, nodeIds],
+      [namespaceId, fileIds ?? null, nodeIds],
     );
     for (const r of rows) {
       out.set(r.node_id, {

@@ -141,7 +141,8 @@ export function QaPanel({ jobId }: { jobId: string | null }) {
   );
 }
 
-function QaJob({ jobId }: { jobId: string }) {
+/** A QA job: its card, and each answer with how sure it is and its citations. */
+export function QaJob({ jobId }: { jobId: string }) {
   const api = useApi();
   const state = useJob('qa', jobId);
   const runAgain = useRunAgain('qa', jobId, jobPage);
