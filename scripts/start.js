@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /*
- * Runs docintel on one machine: checks Postgres and NATS, starts the four services and the
+ * Runs docintel on one machine: checks Postgres and NATS (starting them in containers where they
+ * are missing and a container engine answers, else saying what to install), starts the four services and the
  * gateway as separate processes, prints the API URL and a development token, keeps them running
  * (a service that crashes, or whose /health/live fails several times in a row, is restarted with
  * back-off, see scripts/supervisor.js) and stops them
@@ -10,7 +11,16 @@
 const { execFileSync } = require('node:child_process');
 const { join } = require('node:path');
 const { Client } = require('pg');
-const { connect } = require('nats');
+const {
+  MIN_POSTGRES_VERSION_NUM,
+  containerArgs,
+  containerEngine,
+  platformOf,
+  probeNats,
+  probePostgres,
+  redact,
+  remedy,
+} = require('./services');
 const { Supervisor, backoffFromEnv, livenessFromEnv } = require('./supervisor');
 
 const root = join(__dirname, '..');
@@ -65,62 +75,67 @@ function fail(message) {
   process.exit(1);
 }
 
-function redact(url) {
+const isLocal = (url) => ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url.split(',')[0]).hostname);
+
+/**
+ * A server that does not answer: where it would run on this machine and a container engine
+ * answers, it is started in a container (DOCINTEL_START_CONTAINERS=0 only prints the command);
+ * otherwise docintel stops with the exact commands that install it on this platform.
+ */
+async function provide(kind, url, probe, env) {
+  const found = await probe(url);
+  if (found.ok) return found;
+  const what = kind === 'postgres' ? 'PostgreSQL' : 'NATS with JetStream';
+  const shown = kind === 'postgres' ? redact(url) : url;
+  if (found.jetstream === false) fail(`NATS at ${url} has no JetStream (${found.error}). Start nats-server with -js.`);
+  const engine = isLocal(url) ? containerEngine() : null;
+  const dockerArgs = engine ? containerArgs(kind) : undefined;
+  const why = `${what} is not reachable at ${shown} (${found.error}).`;
+  if (!engine || env.DOCINTEL_START_CONTAINERS === '0') fail(`${why}\n${remedy(kind, { engine, platform: platformOf(), dockerArgs })}`);
+  process.stdout.write(`${why} Starting it: docker ${dockerArgs.join(' ')}\n`);
+  const name = dockerArgs[dockerArgs.indexOf('--name') + 1];
   try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
+    // A container left from an earlier run is started again rather than created twice.
+    execFileSync('docker', ['start', name], { stdio: 'ignore' });
   } catch {
-    return url;
+    try {
+      execFileSync('docker', dockerArgs, { stdio: ['ignore', 'ignore', 'inherit'] });
+    } catch (err) {
+      fail(`${why}\nStarting it in a container failed (${err.message}).\n${remedy(kind, { engine: null, platform: platformOf() })}`);
+    }
+  }
+  const deadline = Date.now() + Number(env.DOCINTEL_CONTAINER_WAIT_MS || 60_000);
+  for (;;) {
+    const again = await probe(url);
+    if (again.ok) return again;
+    if (Date.now() > deadline)
+      fail(`${what} was started in the container ${name} but does not answer at ${shown} (${again.error}); see docker logs ${name}.`);
+    await new Promise((r) => setTimeout(r, 1000));
   }
 }
 
 async function checkPostgres(env) {
-  const url = new URL(env.DATABASE_URL);
-  const db = url.pathname.slice(1) || 'postgres';
-  const client = new Client({ connectionString: env.DATABASE_URL, connectionTimeoutMillis: 3000 });
+  const found = await provide('postgres', env.DATABASE_URL, probePostgres, env);
+  if (found.num < MIN_POSTGRES_VERSION_NUM)
+    fail(`PostgreSQL ${found.version} at ${redact(env.DATABASE_URL)} is too old: 15 or newer is needed.`);
+  if (!found.missingDatabase) return;
+  // The server answers but the database is missing: create it, as a first run would expect.
+  const db = new URL(env.DATABASE_URL).pathname.slice(1) || 'postgres';
+  const adminUrl = new URL(env.DATABASE_URL);
+  adminUrl.pathname = '/postgres';
+  const admin = new Client({ connectionString: adminUrl.toString(), connectionTimeoutMillis: 3000 });
   try {
-    await client.connect();
-    await client.end();
-  } catch (err) {
-    if (err.code !== '3D000') {
-      fail(
-        `PostgreSQL is not reachable at ${redact(env.DATABASE_URL)} (${err.message}).\n` +
-          `Start it (for example: pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start) or set DATABASE_URL.`,
-      );
-    }
-    // The server answers but the database is missing: create it, as a first run would expect.
-    const adminUrl = new URL(env.DATABASE_URL);
-    adminUrl.pathname = '/postgres';
-    const admin = new Client({ connectionString: adminUrl.toString(), connectionTimeoutMillis: 3000 });
-    try {
-      await admin.connect();
-      await admin.query(`CREATE DATABASE "${db.replace(/"/g, '""')}"`);
-      await admin.end();
-      process.stdout.write(`Created database ${db}\n`);
-    } catch (e) {
-      fail(`database ${db} does not exist and could not be created (${e.message}). Create it or set DATABASE_URL.`);
-    }
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${db.replace(/"/g, '""')}"`);
+    await admin.end();
+    process.stdout.write(`Created database ${db}\n`);
+  } catch (e) {
+    fail(`database ${db} does not exist and could not be created (${e.message}). Create it or set DATABASE_URL.`);
   }
 }
 
 async function checkNats(env) {
-  let nc;
-  try {
-    nc = await connect({ servers: env.NATS_URL.split(','), timeout: 3000, maxReconnectAttempts: 0 });
-  } catch (err) {
-    fail(
-      `NATS is not reachable at ${env.NATS_URL} (${err.message}).\n` +
-        `Start it with JetStream (for example: nats-server -a 127.0.0.1 -p 4222 -js) or set NATS_URL.`,
-    );
-  }
-  try {
-    await (await nc.jetstreamManager()).getAccountInfo();
-  } catch (err) {
-    fail(`NATS at ${env.NATS_URL} has no JetStream (${err.message}). Start nats-server with -js.`);
-  } finally {
-    await nc.close();
-  }
+  await provide('nats', env.NATS_URL, probeNats, env);
 }
 
 async function main() {

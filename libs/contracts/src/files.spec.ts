@@ -70,6 +70,12 @@ describe('CreateFileRequestDto', () => {
     expect(new Set(details.map((d) => d.field))).toEqual(new Set([field]));
   });
 
+  it('says a missing providerId is required, not that it is too long', async () => {
+    expect(await problemsOf(CreateFileRequestDto, { key: 'a.pdf' })).toEqual([{ field: 'providerId', problem: 'is required' }]);
+    const listing = await problemsOf(ListFilesQueryDto, { page: '0', pageSize: '10' });
+    expect(listing).toEqual([{ field: 'providerId', problem: 'is required' }]);
+  });
+
   it('needs the owner profile on the NATS payload', async () => {
     expect((await problemsOf(CreateIndexedFileRequest, { providerId: PROVIDER, key: 'a.pdf' })).map((d) => d.field)).toContain('owner');
     const ok = await validatePayload(CreateIndexedFileRequest, { providerId: PROVIDER, key: 'a.pdf', owner: { email: 'a@b.c' } });

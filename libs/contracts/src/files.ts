@@ -195,6 +195,7 @@ export type IndexedFilePageDto = Page<IndexedFileDto>;
 /** GET /files: the files of one provider; page and pageSize are required there. */
 export class ListFilesQueryDto extends RequiredPageQueryDto {
   @ApiProperty({ description: 'Provider ID' })
+  @IsDefined({ message: 'is required' })
   @IsString({ message: 'must be a string' })
   @MaxLength(200)
   providerId: string;
@@ -213,6 +214,7 @@ export class ListFilesQueryDto extends RequiredPageQueryDto {
 
 export class CreateFileRequestDto {
   @ApiProperty({ description: 'Source provider ID', example: '01a91a21-3136-4094-96da-ded4dce3824f' })
+  @IsDefined({ message: 'is required' })
   @IsString({ message: 'must be a string' })
   @MaxLength(200)
   providerId: string;

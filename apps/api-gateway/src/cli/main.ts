@@ -1,34 +1,8 @@
-import 'reflect-metadata';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CommonEnv, loadConfig } from '@docintel/config';
-import { DomainError } from '@docintel/contracts';
-import { createDataSource, initializeDataSource } from '@docintel/persistence';
-import { identityEntities } from '../identity/identity.entities';
-import { IdentityService } from '../identity/identity.service';
-import { migrations } from '../migrations';
-import { DEV_TOKEN_NAMESPACE, DEV_TOKEN_USER, welcomeBanner } from './welcome';
+import { USAGE, UsageError } from './usage';
 
-const USAGE = `docintel: administration of namespaces, users and access tokens
-
-  token create --namespace <ns> --user <email> [--name <label>] [--expires-in-days <n>]
-      Creates the namespace, the user and the membership when missing, then a new token.
-      The token is printed once, as the last line.
-  token revoke <token-id>
-  token list [--namespace <ns>] [--user <email>]
-  member add --namespace <ns> --user <email>
-  dev-token [--file <path>]
-      Prints a development token for dev@docintel.local in namespace "default", reusing the one
-      saved in the file (default ./data/.dev-token) while it is still valid.
-  welcome [--url <url>] [--file <path>]
-      What \`npm start\` prints once docintel runs: the API's URL as clients reach it (default
-      PUBLIC_URL, else http://127.0.0.1:8080), its docs, and that development token.
-
-Environment: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/docintel).`;
-
-const out = (line = '') => process.stdout.write(`${line}\n`);
-
+// The commands (TypeORM, the identity schema) are loaded only once one runs, so that the help
+// and a usage error answer at once.
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -45,96 +19,20 @@ async function main(argv: string[]): Promise<number> {
   });
   const [group, verb, arg] = positionals;
   if (values.help || !group) {
-    out(USAGE);
+    process.stdout.write(`${USAGE}\n`);
     return values.help ? 0 : 2;
   }
-  const env = loadConfig(CommonEnv);
-  const persistence = { url: env.DATABASE_URL, schema: 'identity', entities: identityEntities, migrations, poolSize: 2 };
-  const ds = await initializeDataSource(createDataSource(persistence), persistence);
-  const identity = new IdentityService(ds);
-  try {
-    const command = verb ? `${group} ${verb}` : group;
-    switch (command) {
-      case 'token create': {
-        if (!values.namespace || !values.user) throw new UsageError('token create needs --namespace and --user');
-        const days = values['expires-in-days'];
-        const created = await identity.createToken({
-          namespace: values.namespace,
-          email: values.user,
-          name: values.name,
-          expiresInDays: days === undefined ? undefined : Number(days),
-        });
-        if (created.createdNamespace) out(`Created namespace ${created.namespace}`);
-        if (created.createdUser) out(`Created user ${created.email}`);
-        out(`Token id: ${created.tokenId}`);
-        out(`Expires: ${created.expiresTime ? new Date(created.expiresTime).toISOString() : 'never'}`);
-        out('Store this token now; it is not shown again:');
-        out(created.token);
-        return 0;
-      }
-      case 'token revoke': {
-        if (!arg) throw new UsageError('token revoke needs the token id');
-        if (!(await identity.revokeToken(arg))) {
-          process.stderr.write(`No token with id ${arg}\n`);
-          return 1;
-        }
-        out(`Revoked token ${arg}`);
-        return 0;
-      }
-      case 'token list': {
-        const tokens = await identity.listTokens({ namespace: values.namespace, email: values.user });
-        out(['id', 'namespace', 'user', 'name', 'created', 'expires', 'revoked'].join('\t'));
-        // A date out of Date's range (written straight into the table) prints as its number, never throws.
-        const iso = (t: number | null) => (t ? (Number.isFinite(new Date(t).getTime()) ? new Date(t).toISOString() : String(t)) : '-');
-        for (const t of tokens) out([t.id, t.namespace, t.email, t.name, iso(t.createdTime), iso(t.expiresTime), iso(t.revokedTime)].join('\t'));
-        return 0;
-      }
-      case 'member add': {
-        if (!values.namespace || !values.user) throw new UsageError('member add needs --namespace and --user');
-        await identity.addMember(values.namespace, values.user);
-        out(`${values.user} is a member of ${values.namespace}`);
-        return 0;
-      }
-      case 'dev-token': {
-        out(await devToken(identity, values.file));
-        return 0;
-      }
-      case 'welcome': {
-        const token = await devToken(identity, values.file);
-        process.stdout.write(welcomeBanner(values.url ?? (process.env.PUBLIC_URL || 'http://127.0.0.1:8080'), token));
-        return 0;
-      }
-      default:
-        throw new UsageError(`Unknown command: ${command}`);
-    }
-  } finally {
-    await ds.destroy();
-  }
-}
-
-class UsageError extends Error {}
-
-/** The development token saved in the file while it is still valid, else a new one (saved there). */
-async function devToken(identity: IdentityService, file = './data/.dev-token'): Promise<string> {
-  if (existsSync(file)) {
-    const saved = readFileSync(file, 'utf8').trim();
-    const valid = await identity.authenticate(`Bearer ${saved}`, undefined).then(
-      () => true,
-      () => false,
-    );
-    if (valid) return saved;
-  }
-  const created = await identity.createToken({ namespace: DEV_TOKEN_NAMESPACE, email: DEV_TOKEN_USER, name: 'development' });
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${created.token}\n`, { mode: 0o600 });
-  return created.token;
+  const { runCommand } = await import('./commands');
+  return runCommand(group, verb, arg, values);
 }
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
-  (err: unknown) => {
+  async (err: unknown) => {
+    const { DomainError } = await import('@docintel/contracts');
     if (err instanceof UsageError) process.stderr.write(`${err.message}\n\n${USAGE}\n`);
-    else if (err instanceof DomainError) process.stderr.write(`${err.message}${err.details.map((d) => `\n  ${d.field}: ${d.problem}`).join('')}\n`);
+    else if (err instanceof DomainError)
+      process.stderr.write(`${err.message}${err.details.map((d) => `\n  ${d.field}: ${d.problem}`).join('')}\n`);
     else process.stderr.write(`${(err as Error).message}\n`);
     process.exit(err instanceof UsageError ? 2 : 1);
   },

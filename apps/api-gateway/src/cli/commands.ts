@@ -1,0 +1,95 @@
+import 'reflect-metadata';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { CommonEnv, loadConfig } from '@docintel/config';
+import { createDataSource, initializeDataSource } from '@docintel/persistence';
+import { identityEntities } from '../identity/identity.entities';
+import { IdentityService } from '../identity/identity.service';
+import { migrations } from '../migrations';
+import { UsageError, type CliValues } from './usage';
+import { DEV_TOKEN_NAMESPACE, DEV_TOKEN_USER, welcomeBanner } from './welcome';
+
+const out = (line = '') => process.stdout.write(`${line}\n`);
+
+/** Runs one command against the identity schema; resolves with the exit code. */
+export async function runCommand(group: string, verb: string | undefined, arg: string | undefined, values: CliValues): Promise<number> {
+  const env = loadConfig(CommonEnv);
+  const persistence = { url: env.DATABASE_URL, schema: 'identity', entities: identityEntities, migrations, poolSize: 2 };
+  const ds = await initializeDataSource(createDataSource(persistence), persistence);
+  const identity = new IdentityService(ds);
+  try {
+    const command = verb ? `${group} ${verb}` : group;
+    switch (command) {
+      case 'token create': {
+        if (!values.namespace || !values.user) throw new UsageError('token create needs --namespace and --user');
+        const days = values['expires-in-days'];
+        const created = await identity.createToken({
+          namespace: values.namespace,
+          email: values.user,
+          name: values.name,
+          expiresInDays: days === undefined ? undefined : Number(days),
+        });
+        if (created.createdNamespace) out(`Created namespace ${created.namespace}`);
+        if (created.createdUser) out(`Created user ${created.email}`);
+        out(`Token id: ${created.tokenId}`);
+        out(`Expires: ${created.expiresTime ? new Date(created.expiresTime).toISOString() : 'never'}`);
+        out('Store this token now; it is not shown again:');
+        out(created.token);
+        return 0;
+      }
+      case 'token revoke': {
+        if (!arg) throw new UsageError('token revoke needs the token id');
+        if (!(await identity.revokeToken(arg))) {
+          process.stderr.write(`No token with id ${arg}\n`);
+          return 1;
+        }
+        out(`Revoked token ${arg}`);
+        return 0;
+      }
+      case 'token list': {
+        const tokens = await identity.listTokens({ namespace: values.namespace, email: values.user });
+        out(['id', 'namespace', 'user', 'name', 'created', 'expires', 'revoked'].join('\t'));
+        // A date out of Date's range (written straight into the table) prints as its number, never throws.
+        const iso = (t: number | null) => (t ? (Number.isFinite(new Date(t).getTime()) ? new Date(t).toISOString() : String(t)) : '-');
+        for (const t of tokens)
+          out([t.id, t.namespace, t.email, t.name, iso(t.createdTime), iso(t.expiresTime), iso(t.revokedTime)].join('\t'));
+        return 0;
+      }
+      case 'member add': {
+        if (!values.namespace || !values.user) throw new UsageError('member add needs --namespace and --user');
+        await identity.addMember(values.namespace, values.user);
+        out(`${values.user} is a member of ${values.namespace}`);
+        return 0;
+      }
+      case 'dev-token': {
+        out(await devToken(identity, values.file));
+        return 0;
+      }
+      case 'welcome': {
+        const token = await devToken(identity, values.file);
+        process.stdout.write(welcomeBanner(values.url ?? (process.env.PUBLIC_URL || 'http://127.0.0.1:8080'), token));
+        return 0;
+      }
+      default:
+        throw new UsageError(`Unknown command: ${command}`);
+    }
+  } finally {
+    await ds.destroy();
+  }
+}
+
+/** The development token saved in the file while it is still valid, else a new one (saved there). */
+async function devToken(identity: IdentityService, file = './data/.dev-token'): Promise<string> {
+  if (existsSync(file)) {
+    const saved = readFileSync(file, 'utf8').trim();
+    const valid = await identity.authenticate(`Bearer ${saved}`, undefined).then(
+      () => true,
+      () => false,
+    );
+    if (valid) return saved;
+  }
+  const created = await identity.createToken({ namespace: DEV_TOKEN_NAMESPACE, email: DEV_TOKEN_USER, name: 'development' });
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${created.token}\n`, { mode: 0o600 });
+  return created.token;
+}
