@@ -219,6 +219,11 @@ describe('the web console', () => {
       await phone.page.waitForURL(/\/files$/);
       await phone.page.locator('tr[data-file="hello.txt"] [data-status="SUCCESS"]').waitFor();
       await waitUntil(phone.page, `document.getElementById('console-navbar').getBoundingClientRect().right <= 0`);
+      // Tapping the section already shown closes the navigation too.
+      await phone.page.getByRole('button', { name: 'Open navigation' }).click();
+      await waitUntil(phone.page, `document.getElementById('console-navbar').getBoundingClientRect().x >= 0`);
+      await navbar.getByRole('link', { name: 'Indexed files', exact: true }).click();
+      await waitUntil(phone.page, `document.getElementById('console-navbar').getBoundingClientRect().right <= 0`);
       // Nothing wider than the screen.
       expect(await phone.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
       await screenshot(phone.page, 'phone-files');
@@ -247,15 +252,19 @@ describe('the web console', () => {
       await p.getByRole('heading', { name: 'Local storage' }).waitFor();
 
       let reached = false;
+      let group = false;
       for (let i = 0; i < 30 && !reached; i++) {
         await p.keyboard.press('Tab');
         const f = await focused();
+        // The provider's group itself is a stop of its own (it opens and closes with Enter).
+        if (f.label.startsWith('Local storage')) group = true;
         if (f.label === 'Indexed files of Local storage') {
           expect(f.visible).toBe(true);
           reached = true;
         }
       }
       expect(reached).toBe(true);
+      expect(group).toBe(true);
       await screenshot(p, 'keyboard-focus');
       await p.keyboard.press('Enter');
       await p.waitForURL(/\/providers\/[^/]+\/files$/);

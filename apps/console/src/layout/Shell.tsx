@@ -59,7 +59,15 @@ export function Shell({ route, children }: { route: Route; children: ReactNode }
           </Group>
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar p="xs" id="console-navbar" aria-label="Console sections">
+      <AppShell.Navbar
+        p="xs"
+        id="console-navbar"
+        aria-label="Console sections"
+        // A link to the page already shown changes no location: close the phone's navbar anyway.
+        onClick={(e) => {
+          if ((e.target as HTMLElement).closest('a[href]')) close();
+        }}
+      >
         <AppShell.Section grow component={ScrollArea}>
           <Navigation route={route} />
         </AppShell.Section>
@@ -101,6 +109,8 @@ function Navigation({ route }: { route: Route }) {
       {(providers.data?.data ?? []).map((p) => (
         <NavLink
           key={p.id.id}
+          component="button"
+          type="button"
           label={p.name}
           description={p.type}
           opened={opened[p.id.id] ?? current === p.id.id}

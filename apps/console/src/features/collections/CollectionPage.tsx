@@ -93,7 +93,7 @@ export function CollectionPage({ collectionId, page }: { collectionId: string; p
     <Stack>
       <Group justify="space-between" align="flex-start">
         <Stack gap={4} style={{ minWidth: 0 }}>
-          <Title order={1} style={{ overflowWrap: 'anywhere' }}>
+          <Title order={1} style={{ overflowWrap: 'break-word', hyphens: 'auto' }}>
             {c.name}
           </Title>
           <Text c="dimmed" size="sm">

@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import classes from './document.module.css';
 import { labelPlacement, scaleBox } from './geometry';
 import type { Box } from './links';
@@ -53,7 +53,15 @@ export function BoxOverlay({ boxes, scale, size, page, highlightId, citedBox, hi
 
   const shownBox = shown !== null ? boxes[shown] : null;
   const shownRect = shownBox ? scaleBox(shownBox.box, scale) : null;
-  const place = shownRect ? labelPlacement(shownRect, size, { width: Math.min(LABEL.width, size.width), height: LABEL.height }) : null;
+  // The label's real height (its text wraps to more lines on a narrow page): placed with an estimate
+  // first, then again with what it measures, so it sits above or below the box, never over its text.
+  const label = useRef<HTMLDivElement>(null);
+  const [labelHeight, setLabelHeight] = useState(LABEL.height);
+  useLayoutEffect(() => {
+    const h = label.current?.offsetHeight;
+    if (h && h !== labelHeight) setLabelHeight(h);
+  }, [shown, labelHeight, size.width]);
+  const place = shownRect ? labelPlacement(shownRect, size, { width: Math.min(LABEL.width, size.width), height: labelHeight }) : null;
 
   return (
     <div
@@ -95,7 +103,7 @@ export function BoxOverlay({ boxes, scale, size, page, highlightId, citedBox, hi
       })}
       {citedBox && <CitedBox box={citedBox} scale={scale} />}
       {shownBox && place && (
-        <div className={classes.label} style={{ left: place.left, top: place.top }} aria-hidden data-box-label>
+        <div ref={label} className={classes.label} style={{ left: place.left, top: place.top }} aria-hidden data-box-label>
           <strong>
             {typeName(shownBox.node)} · page {page}
           </strong>

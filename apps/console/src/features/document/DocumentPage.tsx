@@ -133,7 +133,7 @@ export function DocumentPage({ fileId, target }: { fileId: string; target: Docum
     <Stack>
       <Group justify="space-between" align="flex-start">
         <Stack gap={4}>
-          <Title order={1} style={{ overflowWrap: 'anywhere' }}>
+          <Title order={1} style={{ overflowWrap: 'break-word', hyphens: 'auto' }}>
             {f.name}
           </Title>
           <Text size="sm" c="dimmed">

@@ -51,7 +51,7 @@ export function FilePage({ fileId }: { fileId: string }) {
     <Stack>
       <Group justify="space-between" align="flex-start">
         <Stack gap={4}>
-          <Title order={1} style={{ overflowWrap: 'anywhere' }}>
+          <Title order={1} style={{ overflowWrap: 'break-word', hyphens: 'auto' }}>
             {f.name}
           </Title>
           <Group gap="xs">

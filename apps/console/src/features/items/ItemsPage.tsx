@@ -26,6 +26,7 @@ import { FileIcon, FolderIcon } from '../../layout/icons';
 import { useApi } from '../../session/session';
 import { DeleteItemModal, NewFolderModal, RenameItemModal } from './item-modals';
 import { DropZone, UploadList, useUploads } from './uploads';
+import tables from '../../layout/tables.module.css';
 
 const PAGE = 200;
 
@@ -220,7 +221,7 @@ function ItemsTable({ providerId, items, onDownload, onIndex, onDialog }: TableP
             <Table.Th>Name</Table.Th>
             <Table.Th visibleFrom="sm">Size</Table.Th>
             <Table.Th visibleFrom="sm">Modified</Table.Th>
-            <Table.Th w={56}>
+            <Table.Th w={56} className={tables.actions}>
               <VisuallyHidden>Actions</VisuallyHidden>
             </Table.Th>
           </Table.Tr>
@@ -246,7 +247,7 @@ function ItemsTable({ providerId, items, onDownload, onIndex, onDialog }: TableP
                 </Table.Td>
                 <Table.Td visibleFrom="sm">{folder ? '—' : formatBytes(item.size)}</Table.Td>
                 <Table.Td visibleFrom="sm">{formatTime(item.lastModified)}</Table.Td>
-                <Table.Td>
+                <Table.Td className={tables.actions}>
                   <Menu position="bottom-end" withinPortal>
                     <Menu.Target>
                       <Tooltip label="Actions" openDelay={500}>

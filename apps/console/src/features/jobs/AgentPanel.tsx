@@ -111,7 +111,7 @@ export function AgentPanel({ jobId }: { jobId: string | null }) {
         <Stack gap="xs">
           <Textarea
             label={first ? 'Message' : 'Follow-up message'}
-            placeholder="What is the invoice total?"
+            placeholder="Which of these files mention a notice period, and what does each say?"
             autosize
             minRows={2}
             value={message}
