@@ -1,7 +1,7 @@
 import { createDocintelClient, unwrap, uploadMultipart, waitForIndexedFile, waitForJob, type DocintelClient } from '@docintel/api-client';
 import { TestStack } from '@docintel/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { DESKTOP, launchChromium, openPage, screenshot } from './support/console';
+import { DESKTOP, launchChromium, openPage, screenshot, waitUntil } from './support/console';
 
 /**
  * The console's job card through a busy server, in a real browser against the started services:
@@ -174,5 +174,38 @@ describe('the web console: a busy server, running a job again, past jobs', () =>
     await page.locator('[data-job-status="SUCCESS"]').waitFor({ timeout: 90_000 });
     const none = page.getByRole('region', { name: 'Answer to Who painted the zeppelin hangar?' });
     await none.getByText('Not found').waitFor();
+  });
+
+  it('indexes in bulk from a folder (selected files, then the whole folder) with a status column, and filters the indexed files by name', async () => {
+    const providerId = (await unwrap(api.GET('/api/core/providers', { params: { query: { page: 0, pageSize: 20 } } }))).data[0].id.id;
+    for (const n of [1, 2, 3]) {
+      await uploadMultipart(api, { providerId, key: `bulk/note-${n}.txt`, body: `Bulk note number ${n}.\n`, mediaType: 'text/plain' });
+    }
+    await page.goto(url(`/providers/${providerId}/items?key=bulk%2F`));
+    const row = (name: string) => page.locator(`tr[data-key="bulk/${name}"]`);
+    await row('note-3.txt').waitFor();
+    for (const n of [1, 2, 3])
+      expect(await row(`note-${n}.txt`).locator('[data-index-status]').getAttribute('data-index-status')).toBe('NOT_INDEXED');
+
+    await page.getByRole('checkbox', { name: 'Select note-1.txt' }).check();
+    await page.getByRole('checkbox', { name: 'Select note-2.txt' }).check();
+    await page.getByRole('button', { name: 'Index selected (2)' }).click();
+    await page.getByText('Indexing 2 files started').waitFor();
+    await row('note-1.txt').locator('[data-status="SUCCESS"]').waitFor({ timeout: 90_000 });
+    await row('note-2.txt').locator('[data-status="SUCCESS"]').waitFor({ timeout: 90_000 });
+    expect(await row('note-3.txt').locator('[data-index-status]').getAttribute('data-index-status')).toBe('NOT_INDEXED');
+    expect(page.url()).toContain('/items');
+
+    await page.getByRole('button', { name: 'Index this folder (3 files)' }).click();
+    await row('note-3.txt').locator('[data-status="SUCCESS"]').waitFor({ timeout: 90_000 });
+    await screenshot(page, 'items-bulk-index');
+
+    // The indexed files of the provider, narrowed by a part of the name.
+    await page.goto(url(`/providers/${providerId}/files`));
+    await page.getByLabel('Filter by name').fill('NOTE-2');
+    await page.locator('tr[data-file="note-2.txt"]').waitFor();
+    await waitUntil(page, `document.querySelectorAll('tr[data-file]').length === 1`);
+    await page.getByLabel('Filter by name').fill('no such name');
+    await page.getByText('No indexed file of this provider has "no such name" in its name.').waitFor();
   });
 });

@@ -90,7 +90,7 @@ describe('the web console: collections and jobs', () => {
     await page.getByRole('heading', { name: 'Invoices' }).waitFor();
     await page.getByText('This collection has no file yet.').waitFor();
 
-    await pickOption(page, 'Indexed files to add', 'invoice.txt');
+    await pickOption(page, 'Indexed files to add', 'billing/invoice.txt');
     await page.getByRole('button', { name: 'Add to collection' }).click();
     const row = page.locator('tr[data-file="invoice.txt"]');
     await row.waitFor();
@@ -100,7 +100,7 @@ describe('the web console: collections and jobs', () => {
     await row.getByRole('button', { name: 'Remove invoice.txt from the collection' }).click();
     await page.getByText('This collection has no file yet.').waitFor();
     // Back in, for the jobs below.
-    await pickOption(page, 'Indexed files to add', 'invoice.txt');
+    await pickOption(page, 'Indexed files to add', 'billing/invoice.txt');
     await page.getByRole('button', { name: 'Add to collection' }).click();
     await row.waitFor();
 
@@ -129,7 +129,7 @@ describe('the web console: collections and jobs', () => {
   it('asks typed questions of a file and shows the typed answers with citations that open the document view', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Ask and extract' }).click();
     await page.waitForURL(/\/jobs\/qa$/);
-    await pickOption(page, 'Files', 'invoice.txt');
+    await pickOption(page, 'Files', 'billing/invoice.txt');
     await page.getByLabel('Question 1', { exact: true }).fill('What is the invoice total?');
     await page.getByLabel('Answer type of question 1').selectOption('FLOAT');
     await page.getByRole('button', { name: 'Add a question' }).click();
@@ -164,7 +164,7 @@ describe('the web console: collections and jobs', () => {
 
   it('shows how sure each answer is in words, says when none was found and why, and names the engine', async () => {
     await page.goto(url('/jobs/qa'));
-    await pickOption(page, 'Files', 'minutes.txt');
+    await pickOption(page, 'Files', 'club/minutes.txt');
     // The minutes name who founded "the rowing club" but neither Riverside nor Exeter: the built-in
     // engine answers, but not surely.
     await page.getByLabel('Question 1', { exact: true }).fill('Who founded the Riverside Rowing Club in Exeter?');
@@ -221,7 +221,7 @@ describe('the web console: collections and jobs', () => {
 
   it('opens a Word document citation at its paragraph, highlighted and focused, with or without its node id', async () => {
     await page.goto(url('/jobs/qa'));
-    await pickOption(page, 'Files', 'duck.docx');
+    await pickOption(page, 'Files', 'reading/duck.docx');
     await page.getByLabel('Question 1', { exact: true }).fill('How many calories per portion do berries have?');
     await page.getByLabel('Answer type of question 1').selectOption('INT');
     await page.getByRole('button', { name: 'Ask', exact: true }).click();
@@ -281,7 +281,7 @@ describe('the web console: collections and jobs', () => {
   it("extracts a table's rows from a CSV file, each cell citing its line", async () => {
     await page.getByRole('tab', { name: 'Table extraction', exact: true }).click();
     await page.waitForURL(/\/jobs\/table$/);
-    await pickOption(page, 'Files', 'prices.csv');
+    await pickOption(page, 'Files', 'billing/prices.csv');
     await page.getByLabel('What one row is').fill('Product');
     await page.getByLabel('Column 1', { exact: true }).fill('product');
     await page.getByLabel('Column 2', { exact: true }).fill('price');
@@ -309,7 +309,7 @@ describe('the web console: collections and jobs', () => {
   it('finds the files similar to one, with scores', async () => {
     await page.getByRole('tab', { name: 'Find similar', exact: true }).click();
     await page.waitForURL(/\/jobs\/similar$/);
-    await pickOption(page, 'Source file', 'invoice.txt');
+    await pickOption(page, 'Source file', 'billing/invoice.txt');
     await page.getByRole('button', { name: 'Find similar files' }).click();
     await terminal('COMPLETED');
     const source = page.locator('tr[data-similar-file="invoice.txt"]');
@@ -321,7 +321,7 @@ describe('the web console: collections and jobs', () => {
   it('holds an agent conversation: an answer with its citations and trace, a follow-up turn, both shown after a reload', async () => {
     await page.getByRole('tab', { name: 'Agent', exact: true }).click();
     await page.waitForURL(/\/jobs\/agent$/);
-    await pickOption(page, 'Files', 'invoice.txt');
+    await pickOption(page, 'Files', 'billing/invoice.txt');
     await page.getByRole('textbox', { name: 'Message', exact: true }).fill('What is the invoice total?');
     await page.getByRole('button', { name: 'Send' }).click();
     const first = page.locator('[data-turn]').first();

@@ -170,6 +170,10 @@ describe('the web console', () => {
 
   it('indexes a file, follows it to SUCCESS and shows its metadata and ontologies', async () => {
     await itemAction('hello.txt', 'Index');
+    // The folder stays on screen: its Status column follows the file, and the name opens its page.
+    await page.getByText('Indexing hello.txt started').waitFor();
+    await row('reports/hello.txt').locator('[data-status="SUCCESS"]').waitFor({ timeout: 90_000 });
+    await row('reports/hello.txt').getByRole('link', { name: 'hello.txt' }).click();
     await page.waitForURL(/\/files\/[0-9a-f-]{36}$/);
     fileUrl = page.url();
     await page.locator('[data-status="SUCCESS"]').first().waitFor({ timeout: 90_000 });

@@ -3288,6 +3288,10 @@ export interface operations {
         sortProperty?: string;
         /** @description Sort order: ASC or DESC (any case) */
         sortOrder?: string;
+        /** @description Extension: only files whose name contains this text (any case) */
+        q?: string;
+        /** @description Extension: only files whose key starts with this (a folder such as 'reports/2026/') */
+        keyPrefix?: string;
       };
       header?: never;
       path?: never;

@@ -210,6 +210,21 @@ export class ListFilesQueryDto extends RequiredPageQueryDto {
   @Transform(upper)
   @IsIn(['ASC', 'DESC'], { message: 'must be ASC or DESC' })
   sortOrder?: 'ASC' | 'DESC';
+
+  @ApiPropertyOptional({ description: 'Extension: only files whose name contains this text (any case)', maxLength: 200 })
+  @IsOptional()
+  @IsString({ message: 'must be a string' })
+  @MaxLength(200)
+  q?: string;
+
+  @ApiPropertyOptional({
+    description: "Extension: only files whose key starts with this (a folder such as 'reports/2026/')",
+    maxLength: 4096,
+  })
+  @IsOptional()
+  @IsString({ message: 'must be a string' })
+  @MaxLength(4096)
+  keyPrefix?: string;
 }
 
 export class CreateFileRequestDto {

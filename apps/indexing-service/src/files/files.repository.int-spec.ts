@@ -152,6 +152,33 @@ describe('FilesRepository', () => {
     expect(new Set(seen).size).toBe(4);
   });
 
+  it("lists a page of a provider filtered by name (any case) and by folder, with the filtered total, never another namespace's", async () => {
+    const ns = randomUUID();
+    for (const key of [
+      'reports/2026/Q1 Summary.pdf',
+      'reports/2026/q2 summary.pdf',
+      'reports/2025/Q4 summary.pdf',
+      'reports/2026x/other.pdf',
+      'misc/summary_100%.txt',
+    ])
+      await files.createOrGet(ns, itemDraft({ key }));
+    await files.createOrGet(randomUUID(), itemDraft({ key: 'reports/2026/Q3 summary.pdf' }));
+    const page = (q: string | undefined, keyPrefix: string | undefined, p = 0, pageSize = 10) =>
+      files.listProviderPage(ns, PROVIDER, { page: p, pageSize, sortBy: 'path', sortOrder: 'asc', q, keyPrefix });
+
+    const folder = await page(undefined, 'reports/2026/');
+    expect(folder.rows.map((r) => r.key)).toEqual(['reports/2026/Q1 Summary.pdf', 'reports/2026/q2 summary.pdf']);
+    expect(folder.total).toBe(2);
+    const named = await page('SUMMARY', undefined);
+    expect(named.total).toBe(4);
+    // LIKE's wildcards in q are plain characters.
+    expect((await page('_100%', undefined)).rows.map((r) => r.key)).toEqual(['misc/summary_100%.txt']);
+    expect((await page('%', 'reports/')).rows).toEqual([]);
+    expect((await page('q2', 'reports/2026/')).rows.map((r) => r.name)).toEqual(['q2 summary.pdf']);
+    // Past the last page: no rows, the filtered total still.
+    expect(await page('summary', undefined, 5, 1)).toEqual({ rows: [], total: 4 });
+  });
+
   it('records reindex and recompute requests; a pending reparse is not cancelled by a plain reindex', async () => {
     const ns = randomUUID();
     const { file } = await files.createOrGet(ns, itemDraft());

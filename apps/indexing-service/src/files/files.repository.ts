@@ -48,6 +48,8 @@ export interface FileListQuery {
   sortOrder: SortOrder;
   /** Case-insensitive substring of the file name. */
   q?: string;
+  /** Only keys that start with this (a folder). */
+  keyPrefix?: string;
 }
 
 /**
@@ -161,11 +163,34 @@ export class FilesRepository {
   async listProviderPage(
     namespace: string,
     providerId: string,
-    query: Omit<FileListQuery, 'q'>,
+    query: FileListQuery,
   ): Promise<{ rows: IndexedFileListRow[]; total: number }> {
     if (!isUuid(providerId)) return { rows: [], total: 0 };
+    if (query.q || query.keyPrefix) return this.filteredProviderPage(namespace, providerId, query);
     const raw = await this.readProviderPage<IndexedFileListRow>(SHOWN_COLUMNS, namespace, providerId, query);
     return { rows: raw[0].id === null ? [] : raw, total: Number(raw[0].list_total) };
+  }
+
+  /** A page of a provider's files whose name contains `q` and whose key starts with `keyPrefix`, counted as it is read. */
+  private async filteredProviderPage(
+    namespace: string,
+    providerId: string,
+    query: FileListQuery,
+  ): Promise<{ rows: IndexedFileListRow[]; total: number }> {
+    const direction = query.sortOrder === 'desc' ? 'DESC' : 'ASC';
+    const where = `f.namespace_id = $1 AND f.provider_id = $2
+        AND ($3::text IS NULL OR f.name ILIKE $3) AND ($4::text IS NULL OR left(f.key, char_length($4)) = $4)`;
+    const params = [namespace, providerId, query.q ? containsPattern(query.q) : null, query.keyPrefix || null];
+    const rows: Array<IndexedFileListRow & { list_total: string }> = await this.ds.query(
+      `SELECT ${SHOWN_COLUMNS}, count(*) OVER () AS list_total FROM files f WHERE ${where}
+        ORDER BY ${SORT_COLUMNS[query.sortBy]} ${direction}, f.id ${direction} OFFSET $5 LIMIT $6`,
+      [...params, query.page * query.pageSize, query.pageSize],
+    );
+    if (rows.length) return { rows, total: Number(rows[0].list_total) };
+    if (query.page === 0) return { rows: [], total: 0 };
+    // Past the last page no row carries the total.
+    const [{ n }] = (await this.ds.query(`SELECT count(*) AS n FROM files f WHERE ${where}`, params)) as Array<{ n: string }>;
+    return { rows: [], total: Number(n) };
   }
 
   private async providerPage(

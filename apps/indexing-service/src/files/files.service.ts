@@ -43,6 +43,8 @@ export class FilesService {
       pageSize: query.pageSize,
       sortBy: query.sortProperty ?? 'name',
       sortOrder: query.sortOrder === 'DESC' ? 'desc' : 'asc',
+      q: query.q,
+      keyPrefix: query.keyPrefix,
     });
     return indexedFilePageJson(rows, total, query.page, query.pageSize);
   }

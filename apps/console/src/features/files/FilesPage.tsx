@@ -1,4 +1,6 @@
-import { Alert, Anchor, Button, Group, Loader, Pagination, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Loader, Pagination, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useEffect, useRef, useState } from 'react';
 import { describeError, unwrap } from '../../api/client';
 import { formatBytes, formatTime } from '../../lib/format';
 import { useAsync, useInterval } from '../../lib/use-async';
@@ -10,18 +12,30 @@ import { isActive, StatusBadge } from './status';
 const PAGE_SIZE = 20;
 const POLL_MS = 2000;
 
-/** The indexed files of a provider, newest first, polled while any of them is still indexing. */
+/**
+ * The indexed files of a provider, newest first, polled while any of them is still indexing; a
+ * filter on the name (any case) narrows the list as it is typed.
+ */
 export function FilesPage({ providerId, page }: { providerId: string; page: number }) {
   const api = useApi();
+  const [filter, setFilter] = useState('');
+  const [q] = useDebouncedValue(filter.trim(), 250);
+  // A new filter starts from its first page.
+  const lastQ = useRef(q);
+  useEffect(() => {
+    if (lastQ.current === q) return;
+    lastQ.current = q;
+    if (page !== 0) navigate(paths.files(providerId, 0), { replace: true });
+  }, [q, page, providerId]);
   const provider = useAsync(() => unwrap(api.GET('/api/core/providers/{id}', { params: { path: { id: providerId } } })), [api, providerId]);
   const files = useAsync(
     () =>
       unwrap(
         api.GET('/api/core/files', {
-          params: { query: { providerId, page, pageSize: PAGE_SIZE, sortProperty: 'createdTime', sortOrder: 'DESC' } },
+          params: { query: { providerId, page, pageSize: PAGE_SIZE, sortProperty: 'createdTime', sortOrder: 'DESC', ...(q ? { q } : {}) } },
         }),
       ),
-    [api, providerId, page],
+    [api, providerId, page, q],
   );
   const rows = files.data?.data ?? [];
   useInterval(
@@ -48,6 +62,14 @@ export function FilesPage({ providerId, page }: { providerId: string; page: numb
           </Button>
         </Group>
       </Group>
+      <TextInput
+        label="Filter by name"
+        placeholder="Part of a file name"
+        value={filter}
+        onChange={(e) => setFilter(e.currentTarget.value)}
+        maw={360}
+        maxLength={200}
+      />
       {files.error ? (
         <Alert color="red" title="Could not list the indexed files" role="alert">
           {describeError(files.error)}
@@ -55,7 +77,7 @@ export function FilesPage({ providerId, page }: { providerId: string; page: numb
       ) : !files.data ? (
         <Loader aria-label="Loading files" />
       ) : rows.length === 0 ? (
-        <Text>No file of this provider is indexed yet.</Text>
+        <Text>{q ? `No indexed file of this provider has "${q}" in its name.` : 'No file of this provider is indexed yet.'}</Text>
       ) : (
         <Table.ScrollContainer minWidth={320}>
           <Table highlightOnHover verticalSpacing="sm" aria-label="Indexed files">

@@ -4,6 +4,7 @@ import {
   Anchor,
   Breadcrumbs,
   Button,
+  Checkbox,
   FileButton,
   Group,
   Loader,
@@ -16,19 +17,25 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
-import { describeError, unwrap, type ProviderItem } from '../../api/client';
+import { describeError, unwrap, type IndexedFile, type ProviderItem } from '../../api/client';
 import { formatBytes, formatTime } from '../../lib/format';
 import { breadcrumbs, nameOf } from '../../lib/keys';
-import { useAsync } from '../../lib/use-async';
-import { Link, navigate } from '../../router/router';
+import { useAsync, useInterval } from '../../lib/use-async';
+import { Link } from '../../router/router';
 import { paths } from '../../router/routes';
 import { FileIcon, FolderIcon } from '../../layout/icons';
 import { useApi } from '../../session/session';
+import { isActive, StatusBadge } from '../files/status';
 import { DeleteItemModal, NewFolderModal, RenameItemModal } from './item-modals';
 import { DropZone, UploadList, useUploads } from './uploads';
 import tables from '../../layout/tables.module.css';
 
 const PAGE = 200;
+/** The folder's IndexedFiles read for the status column (the largest page the files list gives). */
+const INDEXED_PAGE = 1000;
+const POLL_MS = 2000;
+/** Index requests sent at once when many files are indexed together. */
+const INDEX_PARALLEL = 4;
 
 type Dialog = { kind: 'rename' | 'delete'; item: ProviderItem } | { kind: 'folder' } | null;
 
@@ -40,6 +47,25 @@ export function ItemsPage({ providerId, dir }: { providerId: string; dir: string
   const [cursor, setCursor] = useState<string | undefined>();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [message, setMessage] = useState<{ color: 'red' | 'green'; text: string } | null>(null);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [indexing, setIndexing] = useState(false);
+
+  // The IndexedFiles of this folder (and below), by key: the status column, polled while one indexes.
+  const indexed = useAsync(
+    () =>
+      unwrap(
+        api.GET('/api/core/files', {
+          params: { query: { providerId, page: 0, pageSize: INDEXED_PAGE, sortProperty: 'path', ...(dir ? { keyPrefix: dir } : {}) } },
+        }),
+      ),
+    [api, providerId, dir],
+  );
+  const byKey = new Map<string, IndexedFile>((indexed.data?.data ?? []).map((f) => [f.path, f]));
+  useInterval(
+    indexed.reload,
+    POLL_MS,
+    [...byKey.values()].some((f) => isActive(f.lastIndexationInfos.status)),
+  );
 
   const listing = useAsync(
     () => unwrap(api.GET('/api/core/providers/{providerId}/items', { params: { path: { providerId }, query: { key: dir, limit: PAGE } } })),
@@ -50,7 +76,10 @@ export function ItemsPage({ providerId, dir }: { providerId: string; dir: string
     setItems(listing.data.items);
     setCursor(listing.data.nextCursor || undefined);
   }, [listing.data]);
-  useEffect(() => setMessage(null), [dir]);
+  useEffect(() => {
+    setMessage(null);
+    setSelected(new Set());
+  }, [dir]);
 
   const loadMore = async () => {
     try {
@@ -86,17 +115,37 @@ export function ItemsPage({ providerId, dir }: { providerId: string; dir: string
     [api, providerId],
   );
 
-  const index = useCallback(
-    async (item: ProviderItem) => {
-      try {
-        const file = await unwrap(api.POST('/api/core/files', { body: { providerId, key: item.key } }));
-        navigate(paths.file(file.id.id));
-      } catch (err) {
-        setMessage({ color: 'red', text: `Indexing ${nameOf(item.key)} failed: ${describeError(err)}` });
-      }
+  /** Requests the indexation of files, a few at a time, and says how it went; the page stays. */
+  const indexFiles = useCallback(
+    async (keys: string[]) => {
+      if (!keys.length) return;
+      setIndexing(true);
+      const failed: string[] = [];
+      const queue = [...keys];
+      const worker = async () => {
+        for (let key = queue.shift(); key !== undefined; key = queue.shift()) {
+          try {
+            await unwrap(api.POST('/api/core/files', { body: { providerId, key } }));
+          } catch (err) {
+            failed.push(`${nameOf(key)}: ${describeError(err)}`);
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(INDEX_PARALLEL, keys.length) }, worker));
+      setIndexing(false);
+      setSelected(new Set());
+      indexed.reload();
+      const asked = keys.length === 1 ? nameOf(keys[0]) : `${keys.length} files`;
+      setMessage(
+        failed.length
+          ? { color: 'red', text: `Indexing ${asked}: ${failed.length} could not start. ${failed.join('; ')}` }
+          : { color: 'green', text: `Indexing ${asked} started; the Status column follows it.` },
+      );
     },
-    [api, providerId],
+    [api, providerId, indexed],
   );
+  const index = useCallback((item: ProviderItem) => indexFiles([item.key]), [indexFiles]);
+  const fileKeys = items.filter((i) => i.type === 'FILE').map((i) => i.key);
 
   const providerName = provider.data?.name ?? 'Provider';
   const crumbs = breadcrumbs(dir, providerName);
@@ -134,6 +183,19 @@ export function ItemsPage({ providerId, dir }: { providerId: string; dir: string
           </Button>
         </Group>
       </Group>
+      <Group gap="xs">
+        <Button
+          variant="light"
+          disabled={!selected.size || indexing}
+          loading={indexing && selected.size > 0}
+          onClick={() => void indexFiles([...selected])}
+        >
+          {selected.size ? `Index selected (${selected.size})` : 'Index selected'}
+        </Button>
+        <Button variant="default" disabled={!fileKeys.length || indexing} onClick={() => void indexFiles(fileKeys)}>
+          Index this folder ({fileKeys.length} {fileKeys.length === 1 ? 'file' : 'files'})
+        </Button>
+      </Group>
 
       {message && (
         <Alert
@@ -156,7 +218,16 @@ export function ItemsPage({ providerId, dir }: { providerId: string; dir: string
         ) : !listing.data && listing.loading ? (
           <Loader aria-label="Loading items" m="md" />
         ) : (
-          <ItemsTable providerId={providerId} items={items} onDownload={download} onIndex={index} onDialog={setDialog} />
+          <ItemsTable
+            providerId={providerId}
+            items={items}
+            indexed={byKey}
+            selected={selected}
+            onSelect={setSelected}
+            onDownload={download}
+            onIndex={index}
+            onDialog={setDialog}
+          />
         )}
         {cursor && (
           <Button variant="default" onClick={() => void loadMore()} mt="sm">
@@ -200,12 +271,24 @@ export function ItemsPage({ providerId, dir }: { providerId: string; dir: string
 interface TableProps {
   providerId: string;
   items: ProviderItem[];
+  /** The IndexedFiles of the folder, by key. */
+  indexed: ReadonlyMap<string, IndexedFile>;
+  selected: ReadonlySet<string>;
+  onSelect(keys: ReadonlySet<string>): void;
   onDownload(item: ProviderItem): Promise<void>;
   onIndex(item: ProviderItem): Promise<void>;
   onDialog(d: Dialog): void;
 }
 
-function ItemsTable({ providerId, items, onDownload, onIndex, onDialog }: TableProps) {
+function ItemsTable({ providerId, items, indexed, selected, onSelect, onDownload, onIndex, onDialog }: TableProps) {
+  const toggle = (key: string, on: boolean) => {
+    const next = new Set(selected);
+    if (on) next.add(key);
+    else next.delete(key);
+    onSelect(next);
+  };
+  const files = items.filter((i) => i.type === 'FILE');
+  const all = files.length > 0 && files.every((f) => selected.has(f.key));
   if (items.length === 0) {
     return (
       <Text c="dimmed" p="md">
@@ -218,7 +301,17 @@ function ItemsTable({ providerId, items, onDownload, onIndex, onDialog }: TableP
       <Table highlightOnHover verticalSpacing="xs" aria-label="Items">
         <Table.Thead>
           <Table.Tr>
+            <Table.Th w={40}>
+              <Checkbox
+                aria-label="Select every file of this folder"
+                checked={all}
+                indeterminate={!all && selected.size > 0}
+                disabled={!files.length}
+                onChange={(e) => onSelect(new Set(e.currentTarget.checked ? files.map((f) => f.key) : []))}
+              />
+            </Table.Th>
             <Table.Th>Name</Table.Th>
+            <Table.Th>Status</Table.Th>
             <Table.Th visibleFrom="sm">Size</Table.Th>
             <Table.Th visibleFrom="sm">Modified</Table.Th>
             <Table.Th w={56} className={tables.actions}>
@@ -230,18 +323,42 @@ function ItemsTable({ providerId, items, onDownload, onIndex, onDialog }: TableP
           {items.map((item) => {
             const name = nameOf(item.key);
             const folder = item.type === 'FOLDER';
+            const file = folder ? undefined : indexed.get(item.key);
             return (
               <Table.Tr key={item.key} data-key={item.key}>
+                <Table.Td>
+                  {!folder && (
+                    <Checkbox
+                      aria-label={`Select ${name}`}
+                      checked={selected.has(item.key)}
+                      onChange={(e) => toggle(item.key, e.currentTarget.checked)}
+                    />
+                  )}
+                </Table.Td>
                 <Table.Td>
                   {folder ? (
                     <Anchor component={Link} href={paths.items(providerId, item.key)} fw={500}>
                       <FolderIcon />
                       {name}
                     </Anchor>
+                  ) : file ? (
+                    <Anchor component={Link} href={paths.file(file.id.id)} fw={500}>
+                      <FileIcon />
+                      {name}
+                    </Anchor>
                   ) : (
                     <Text span>
                       <FileIcon />
                       {name}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td data-index-status={file?.lastIndexationInfos.status ?? (folder ? undefined : 'NOT_INDEXED')}>
+                  {file ? (
+                    <StatusBadge status={file.lastIndexationInfos.status} />
+                  ) : folder ? null : (
+                    <Text size="xs" c="dimmed">
+                      not indexed
                     </Text>
                   )}
                 </Table.Td>
@@ -263,7 +380,13 @@ function ItemsTable({ providerId, items, onDownload, onIndex, onDialog }: TableP
                         </Menu.Item>
                       ) : (
                         <>
-                          <Menu.Item onClick={() => void onIndex(item)}>Index</Menu.Item>
+                          {file ? (
+                            <Menu.Item component={Link} href={paths.file(file.id.id)}>
+                              Open indexed file
+                            </Menu.Item>
+                          ) : (
+                            <Menu.Item onClick={() => void onIndex(item)}>Index</Menu.Item>
+                          )}
                           <Menu.Item onClick={() => void onDownload(item)}>Download</Menu.Item>
                         </>
                       )}

@@ -57,7 +57,9 @@ export function IndexedFilePicker(
 ) {
   const [providerId, setProviderId] = useState<string | null>(null);
   const files = useIndexedFiles(providerId);
-  const data = (files.data ?? []).filter((f) => !props.exclude?.includes(f.id.id)).map((f) => ({ value: f.id.id, label: f.name }));
+  const data = (files.data ?? [])
+    .filter((f) => !props.exclude?.includes(f.id.id))
+    .map((f) => ({ value: f.id.id, label: f.path || f.name })); // the path: two files may share a name
   const label = props.label ?? (props.multiple ? 'Files' : 'File');
   const empty = providerId && files.data && !files.loading && data.length === 0 ? 'No indexed file to pick in this provider' : undefined;
   return (
