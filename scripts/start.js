@@ -30,6 +30,9 @@ const SERVICES = ['storage-service', 'indexing-service', 'job-orchestrator', 'ru
 // run a full collection every ~100 ms during a transfer and doubles its CPU (docs/storage.md).
 const BYTE_STREAMERS = ['api-gateway', 'storage-service'];
 const STREAMER_NODE_OPTIONS = '--max-semi-space-size=8';
+// indexing-service allocates from many threads (parsers, the embedder, OCR); glibc would give each
+// its own malloc arena, memory returned to none of them (docs/pipeline.md, "Memory").
+const ARENA_LIMITED = ['indexing-service'];
 
 /** The environment every process gets: defaults, then the caller's non-empty variables. */
 function launchEnv(processEnv = process.env) {
@@ -62,7 +65,12 @@ function appSpecs({ env, gatewayPort, servicePortBase }, { stdio = ['ignore', 'i
       command: process.execPath,
       args: [join(root, 'apps', name, 'dist', 'main.js')],
       cwd: root,
-      env: { ...env, PORT: String(port), ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) },
+      env: {
+        ...env,
+        PORT: String(port),
+        ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
+        ...(ARENA_LIMITED.includes(name) ? { MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? '2' } : {}),
+      },
       stdio,
       readyUrl: `http://127.0.0.1:${port}/health/ready`,
       liveUrl: `http://127.0.0.1:${port}/health/live`,

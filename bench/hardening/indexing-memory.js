@@ -16,7 +16,8 @@
  * consumers take it, then turns each tree into the node records written to the database; it prints
  * the process's RSS after each stage and its peak, sampled every 50 ms. The second starts the stack
  * as the hardening run does and prints indexing-service's peak RSS until every file of the batch is
- * settled. Files: the arguments that are not options (paths under /work/shared/corpus or absolute),
+ * settled, and the seconds a small text file asked for right after the batch took to end (SUCCESS:
+ * `smallFile`), which the large files' lanes keep short. Files: the arguments that are not options (paths under /work/shared/corpus or absolute),
  * the hardening batch otherwise. Prints one JSON object; exits 1 when the peak is 1 GiB or more.
  */
 const { readFileSync } = require('node:fs');
@@ -31,6 +32,11 @@ const BATCH = [
   'pdf/papermage_papermage.pdf',
 ];
 const LIMIT_MIB = 1024;
+/** The small file of --stack, asked for right after the batch. */
+const SMALL_FILE = {
+  key: 'memory/small-note.txt',
+  text: 'Delivery note 4711.\n\nThe parcel of twelve widgets left the warehouse on 3 March and is expected on 5 March.\n',
+};
 const mib = (bytes) => Math.round(bytes / 1048576);
 
 /** Peak of `read()` (bytes), sampled every `everyMs` until stopped. */
@@ -182,14 +188,21 @@ async function wholeStack(files) {
     };
     const rss = peakSampler(rssKib, 250);
     const startRssMib = mib(rssKib());
+    const put = async (key, bytes) => {
+      const res = await upload(url, token, providerId, key, bytes);
+      if (res.status !== 201) throw new Error(`upload of ${key}: ${res.status} ${res.text.slice(0, 200)}`);
+    };
+    const index = async (key) => (await must(201, url, 'POST', '/api/core/files', { token, body: { providerId, key } })).id.id;
+    // A small file asked for right after the batch: how long a user waits for it while large files index.
+    await put(SMALL_FILE.key, Buffer.from(SMALL_FILE.text));
     const ids = [];
     for (const path of files) {
       const key = `memory/${path.split('/').pop()}`;
-      const res = await upload(url, token, providerId, key, readFileSync(path));
-      if (res.status !== 201) throw new Error(`upload of ${key}: ${res.status} ${res.text.slice(0, 200)}`);
-      ids.push((await must(201, url, 'POST', '/api/core/files', { token, body: { providerId, key } })).id.id);
+      await put(key, readFileSync(path));
+      ids.push(await index(key));
     }
     const t0 = Date.now();
+    const smallId = await index(SMALL_FILE.key);
     const statuses = [];
     // A status read that fails (a 504 while the service is busy) is counted and read again.
     let failedReads = 0;
@@ -202,13 +215,11 @@ async function wholeStack(files) {
       failedReads++;
       return null;
     };
+    const settled = (s) => ['SUCCESS', 'FAILED', 'ABORTED'].includes(String(s).split(':')[0]);
+    const small = await poll(() => status(smallId), settled, 10 * 60_000, 250);
+    const smallFile = { status: small.value, secondsToEnd: Math.round((Date.now() - t0) / 100) / 10 };
     for (const id of ids) {
-      const end = await poll(
-        () => status(id),
-        (s) => ['SUCCESS', 'FAILED', 'ABORTED'].includes(String(s).split(':')[0]),
-        30 * 60_000,
-        1000,
-      );
+      const end = await poll(() => status(id), settled, 30 * 60_000, 1000);
       statuses.push(end.value);
     }
     const peakRssMib = mib(rss.peak());
@@ -219,6 +230,7 @@ async function wholeStack(files) {
       peakRssMib,
       batchMs: Date.now() - t0,
       statuses,
+      smallFile,
       failedStatusReads: failedReads,
       peakRssOfEveryService: stack.peakRssMib(),
     };

@@ -230,11 +230,12 @@ for (const set of SETS) {
   });
 }
 
-test('indexing-service parses with the threads and heap the limits allow; the byte streamers get a small young generation', () => {
+test('indexing-service parses with the threads and heap the limits allow, in two malloc arenas; the byte streamers get a small young generation', () => {
   const objects = objectsOf('defaults');
   const indexing = named(objects, 'Deployment', appName('indexing-service'));
   assert.equal(plainEnv(indexing, 'PARSE_POOL_SIZE'), '2');
   assert.equal(plainEnv(indexing, 'PARSE_MAX_MEMORY_MB'), '1024');
+  assert.equal(plainEnv(indexing, 'MALLOC_ARENA_MAX'), '2');
   const limit = container(indexing).resources.limits.memory;
   assert.ok(/Gi$/.test(limit) && 2 * 1024 < parseInt(limit, 10) * 1024, `two 1024 MiB parser heaps fit in ${limit}`);
   for (const app of ['api-gateway', 'storage-service']) {
@@ -298,12 +299,12 @@ for (const set of ['defaults', 'prefix, no job-agent, fixed replicas', 'gateway 
     const prefix = config.NATS_PREFIX;
     const expected = {
       defaults: {
-        'indexing-service': ['corpus_parsing', 'node_embedding'],
+        'indexing-service': ['corpus_parsing', 'corpus_parsing_large', 'node_embedding', 'node_embedding_large'],
         'job-orchestrator': ['job_units'],
         'job-agent': ['agent_runs'],
       },
       'prefix, no job-agent, fixed replicas': {
-        'indexing-service': ['corpus_parsing', 'node_embedding'],
+        'indexing-service': ['corpus_parsing', 'corpus_parsing_large', 'node_embedding', 'node_embedding_large'],
         'job-orchestrator': ['agent_runs', 'job_units'],
       },
     }[set];

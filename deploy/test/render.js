@@ -205,12 +205,18 @@ function concurrencyVariable(expression) {
 function durableConsumers() {
   const out = {};
   for (const file of tsFiles('apps/indexing-service/src')) {
-    for (const [, options] of read(file).matchAll(/@DurableWorker\(\{([\s\S]*?)\}\)/g)) {
+    const text = read(file);
+    for (const [, written] of text.matchAll(/@DurableWorker\(\{([\s\S]*?)\}\)/g)) {
+      // `{ ...SHARED, durable: 'x' }`: what the lanes of a step share, written once in the file as `const SHARED = { ... };`.
+      const options = written.replace(
+        /\.\.\.(\w+)/g,
+        (_, name) => new RegExp(`const ${name}\\b[^=]*= \\{([\\s\\S]*?)\\n\\};`).exec(text)?.[1] ?? '',
+      );
       const durable = /durable: '(\w+)'/.exec(options)?.[1];
       if (!durable) continue;
       const concurrency = /concurrency: ([^,\n]+)/.exec(options)?.[1].trim();
       // `(env) => parserThreads(env) + 1`: the variable behind the function, and consumers beyond it.
-      const plus = /^\(env\) => (\w+)\(env\) \+ (\d+)$/.exec(concurrency ?? '');
+      const plus = /^\(env\) => (\w+)\(env\)(?: \+ (\d+))?$/.exec(concurrency ?? '');
       out[durable] = {
         app: 'indexing-service',
         message: /message: (\w+\.\w+)/.exec(options)[1],
@@ -219,7 +225,7 @@ function durableConsumers() {
           : /^\d+$/.test(concurrency ?? '1')
             ? Number(concurrency ?? 1)
             : concurrencyVariable(concurrency),
-        extra: plus ? Number(plus[2]) : 0,
+        extra: plus ? Number(plus[2] ?? 0) : 0,
         fetch: Number(/maxMessages: (\d+)/.exec(options)?.[1] ?? 4),
       };
     }

@@ -262,6 +262,13 @@ test('every docintel app runs from the one image, ready-checked, restarted, with
     assert.match(s.environment.DATABASE_URL, /^postgres:\/\/docintel:[^@]+@postgres:5432\/docintel$/);
     assert.equal(s.environment.STORAGE_SERVICE_URL, 'http://storage-service:8080');
   }
+  // indexing-service's threads share two malloc arenas (docs/pipeline.md, "Memory"); the others keep glibc's default.
+  assert.deepEqual(
+    appServices
+      .filter((n) => services[n].environment.MALLOC_ARENA_MAX !== undefined)
+      .map((n) => [n, services[n].environment.MALLOC_ARENA_MAX]),
+    [['indexing-service', '2']],
+  );
   // Two job-orchestrators: job units on one, agent runs on the other.
   assert.deepEqual(
     ['job-orchestrator', 'job-agent'].map((n) => [services[n].command, services[n].environment.JOB_QUEUES]),

@@ -18,7 +18,8 @@ export class IndexingEnv extends ServiceEnv {
 
   /**
    * A file of at least this many bytes is large: large files are parsed one at a time, each in a
-   * thread of its own that ends with it (its memory returned), beside the PARSE_POOL_SIZE threads.
+   * thread of its own that ends with it (its memory returned), beside the PARSE_POOL_SIZE threads;
+   * their requests wait in a lane of their own (corpus_parsing_large) when the size is known.
    */
   @IsByteCountVar()
   PARSE_LARGE_FILE_BYTES = 1024 * 1024;
@@ -65,13 +66,21 @@ export class IndexingEnv extends ServiceEnv {
 
   /**
    * A file announced in at least this many batches (of NODE_BATCH_SIZE nodes) is large: the steps
-   * that have lanes (passage_indexing) work on its batches in a lane of their own, so that it never
-   * holds up the batches of smaller files.
+   * after parsing (node_embedding, passage_indexing, formula_augmentation, ontologies) work on it in
+   * a lane of their own, so that it never holds up smaller files (pipeline/lanes.ts).
    */
   @IsIntegerVar(1, 1_000_000, 'must be an integer')
   PIPELINE_LARGE_FILE_BATCHES = 10;
 
-  /** Embedding batches one replica works on at once. */
+  /**
+   * How far V8's old space grows past what the last full collection kept before the next one, in
+   * percent (50: 1.5x), for the whole process; V8 alone would take up to 4x under a burst. Lower
+   * keeps the peak nearer what is in use, at the cost of more collections (heap-growth.ts).
+   */
+  @IsIntegerVar(10, 300, 'must be an integer percentage')
+  HEAP_GROWING_PERCENT = 50;
+
+  /** Embedding batches one replica works on at once, in each lane (pipeline/lanes.ts). */
   @IsIntegerVar(1, 64, 'must be an integer')
   EMBEDDING_CONCURRENCY = 1;
 

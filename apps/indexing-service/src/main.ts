@@ -6,6 +6,7 @@ import { runService, serviceModule } from '@docintel/runtime';
 import { CollectionEntity } from './collections/collection.entity';
 import { CollectionsModule } from './collections/collections.module';
 import { FilesModule } from './files/files.module';
+import { applyHeapGrowth } from './heap-growth';
 import { IndexedFileEntity } from './files/indexed-file.entity';
 import { IndexingEnv } from './indexing.env';
 import { migrations } from './migrations';
@@ -20,6 +21,7 @@ void runService({
   service: ServiceNames.indexing,
   env: IndexingEnv,
   module: (env, logger) => {
+    applyHeapGrowth(env);
     // EMBEDDINGS_* and RETRIEVAL_* are validated here, at start-up, like the service's own variables.
     const embeddings = loadConfig(EmbeddingsEnv);
     const retrieval = loadConfig(RetrievalEnv);

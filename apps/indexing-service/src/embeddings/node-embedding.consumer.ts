@@ -3,8 +3,11 @@ import { Hooks, type NodeBatchCreatedEvent, type NodeEmbeddingProgress, type Rpc
 import { chunk, type NodeEmbedding } from '@docintel/ai';
 import { LOGGER, currentRequestId, type Logger } from '@docintel/observability';
 import { RulesClient } from '@docintel/rules';
+import { SERVICE_ENV } from '@docintel/runtime';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
-import { DurableWorker, type Delivery, type DurableHandler } from '../pipeline/durable-worker.decorator';
+import type { IndexingEnv } from '../indexing.env';
+import { DurableWorker, type Delivery, type DurableHandler, type DurableWorkerOptions } from '../pipeline/durable-worker.decorator';
+import { laneOf, type Lane } from '../pipeline/lanes';
 import { StepProgressRecorder, type StepRun } from '../pipeline/step-progress';
 import { PROGRESS_KEYS } from '../pipeline/tree-events';
 import { Embeddings } from './embedder.provider';
@@ -14,6 +17,19 @@ import { NodeVectorsRepository } from './node-vectors.repository';
 /** Texts per embed() call: the ack deadline is extended between calls. */
 const EMBED_SLICE = 64;
 const FOREIGN_KEY_VIOLATION = '23503';
+/**
+ * Ack deadline of a batch, extended after each embed() call: a call of the built-in model on two
+ * busy cores can take longer than the usual minute, and a batch redelivered meanwhile is embedded twice.
+ */
+const EMBEDDING_ACK_WAIT_MS = 180_000;
+
+/** What both lanes of node_embedding share. */
+const NODE_EMBEDDING_WORKER: Omit<DurableWorkerOptions<NodeBatchCreatedEvent>, 'durable'> = {
+  message: Hooks.nodeBatchCreated,
+  concurrency: (env) => env.EMBEDDING_CONCURRENCY,
+  ackWaitMs: EMBEDDING_ACK_WAIT_MS,
+  maxMessages: 1,
+};
 
 /**
  * node_embedding, asynchronous: a durable consumer of node.batch.created shared by every replica.
@@ -22,15 +38,16 @@ const FOREIGN_KEY_VIOLATION = '23503';
  * Failures are retried with back-off and end on the dead-letter subject. Progress and the last
  * error are kept in additionalInfos.node_embedding; the file is SUCCESS once its last batch is over,
  * embedded, skipped or failed (a failure does not fail the file: see pipeline/readiness.ts).
+ * Batches of large files have a lane of their own (pipeline/lanes.ts); both lanes share the
+ * process's one embedder, whose calls are small (EMBEDDINGS_BATCH_SIZE), so a small file's batch
+ * waits for one call of a large file's, not for its batches.
  */
-@DurableWorker({
-  message: Hooks.nodeBatchCreated,
-  durable: 'node_embedding',
-  concurrency: (env) => env.EMBEDDING_CONCURRENCY,
-  maxMessages: 1,
-})
+@DurableWorker({ ...NODE_EMBEDDING_WORKER, durable: 'node_embedding' })
 @Injectable()
 export class NodeEmbeddingConsumer implements DurableHandler<NodeBatchCreatedEvent> {
+  /** The files whose batches this consumer takes (pipeline/lanes.ts); it passes over the others'. */
+  protected readonly lane: Lane = 'small';
+
   constructor(
     private readonly state: IndexationStateRepository,
     private readonly progress: StepProgressRecorder,
@@ -38,10 +55,12 @@ export class NodeEmbeddingConsumer implements DurableHandler<NodeBatchCreatedEve
     private readonly texts: EmbeddingTexts,
     private readonly embeddings: Embeddings,
     private readonly vectors: NodeVectorsRepository,
+    @Inject(SERVICE_ENV) private readonly env: IndexingEnv,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async handle(event: NodeBatchCreatedEvent, delivery: Delivery): Promise<void> {
+    if (laneOf(event, this.env) !== this.lane) return;
     const run: StepRun = { requestedTime: event.requestedTime, generation: event.generation };
     const file = await this.state.load(event.fileId);
     // Deleted, or a newer tree replaced this one (its nodes are gone): nothing to embed.
@@ -116,4 +135,11 @@ export class NodeEmbeddingConsumer implements DurableHandler<NodeBatchCreatedEve
       throw err;
     }
   }
+}
+
+/** node_embedding's lane for large files (pipeline/lanes.ts): the same work, on its own durable consumer. */
+@DurableWorker({ ...NODE_EMBEDDING_WORKER, durable: 'node_embedding_large' })
+@Injectable()
+export class LargeFileNodeEmbeddingConsumer extends NodeEmbeddingConsumer {
+  protected override readonly lane: Lane = 'large';
 }

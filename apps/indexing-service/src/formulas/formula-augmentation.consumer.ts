@@ -3,9 +3,12 @@ import { Hooks, type FormulaAugmentationProgress, type NodeUpdatedEvent, type Rp
 import { JetStream } from '@docintel/messaging';
 import { LOGGER, currentRequestId, type Logger } from '@docintel/observability';
 import { nodeMatches, RulesClient } from '@docintel/rules';
+import { SERVICE_ENV } from '@docintel/runtime';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
+import type { IndexingEnv } from '../indexing.env';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
 import { DurableWorker, type Delivery, type DurableHandler } from '../pipeline/durable-worker.decorator';
+import { fileLane, type Lane } from '../pipeline/lanes';
 import { StepProgressRecorder, type StepRun } from '../pipeline/step-progress';
 import { PROGRESS_KEYS } from '../pipeline/tree-events';
 import { augment } from './formula-augmentation';
@@ -17,17 +20,22 @@ import { isFormulaCandidate } from './formula-candidates';
  * namespace's rule lets through, it adds a normalised LaTeX form and a plain-text reading to the
  * node's attributes, and announces the change with node.updated (reason `augmented`, which it
  * ignores itself). Failures are retried and dead-lettered; they never touch the file's status.
- * Progress and the last error are kept in additionalInfos.formula_augmentation.
+ * Progress and the last error are kept in additionalInfos.formula_augmentation. A large file's
+ * batches have a lane of their own (pipeline/lanes.ts), chosen by the file's node batches.
  */
 @DurableWorker({ message: Hooks.nodeUpdated, durable: 'formula_augmentation', concurrency: 1, maxMessages: 4 })
 @Injectable()
 export class FormulaAugmentationConsumer implements DurableHandler<NodeUpdatedEvent> {
+  /** The files whose batches this consumer takes (pipeline/lanes.ts); it passes over the others'. */
+  protected readonly lane: Lane = 'small';
+
   constructor(
     private readonly state: IndexationStateRepository,
     private readonly progress: StepProgressRecorder,
     private readonly nodes: NodeStoreRepository,
     private readonly rules: RulesClient,
     private readonly jetstream: JetStream,
+    @Inject(SERVICE_ENV) private readonly env: IndexingEnv,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -36,6 +44,7 @@ export class FormulaAugmentationConsumer implements DurableHandler<NodeUpdatedEv
     const run: StepRun = { requestedTime: event.requestedTime, generation: event.generation };
     const file = await this.state.load(event.fileId);
     if (!file || file.namespaceId !== event.namespaceId || file.currentGeneration !== event.generation) return;
+    if (fileLane(file.additionalInfo, this.env) !== this.lane) return;
     if (!(await this.progress.current<FormulaAugmentationProgress>(event.fileId, PROGRESS_KEYS.formulas, run))) return;
 
     try {
@@ -107,4 +116,11 @@ export class FormulaAugmentationConsumer implements DurableHandler<NodeUpdatedEv
       throw err;
     }
   }
+}
+
+/** formula_augmentation's lane for large files (pipeline/lanes.ts): the same work, on its own durable consumer. */
+@DurableWorker({ message: Hooks.nodeUpdated, durable: 'formula_augmentation_large', concurrency: 1, maxMessages: 1 })
+@Injectable()
+export class LargeFileFormulaAugmentationConsumer extends FormulaAugmentationConsumer {
+  protected override readonly lane: Lane = 'large';
 }

@@ -10,6 +10,7 @@ import { FilesRepository } from '../files/files.repository';
 import { IndexedFileEntity } from '../files/indexed-file.entity';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import { migrations } from '../migrations';
+import { treeWriter } from '../testing/indexing-test-app';
 import { DocumentService } from './document.service';
 import { NodeStoreRepository } from './node-store.repository';
 
@@ -46,20 +47,6 @@ async function newFile(ns: string): Promise<string> {
     owner: { id: randomUUID(), email: 'a@example.com', firstName: '', lastName: '', avatarUrl: '' },
   });
   return file.id;
-}
-
-/** A flat tree builder: add(type, text, parent) returns the new node's id; `records` is what a parser would write. */
-function treeWriter() {
-  const records: NodeRecord[] = [];
-  const ordinals = new Map<string | null, number>();
-  const add = (type: NodeType, text: string, parentId: string | null, extra: Partial<NodeRecord> = {}): string => {
-    const id = randomUUID();
-    const ordinal = ordinals.get(parentId) ?? 0;
-    ordinals.set(parentId, ordinal + 1);
-    records.push({ id, parentId, ordinal, type, text, ...extra });
-    return id;
-  };
-  return { records, add };
 }
 
 /** A document of `n` paragraphs whose texts start with `label`. */

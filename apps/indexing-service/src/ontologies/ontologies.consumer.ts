@@ -2,11 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Work, type OntologiesWork } from '@docintel/contracts';
 import { LOGGER, type Logger } from '@docintel/observability';
 import { buildOntologyInput, extractDocumentMetadata, toOntologies, type EmbeddedMetadata, type TreeNode } from '@docintel/ontologies';
+import { SERVICE_ENV } from '@docintel/runtime';
 import { FilesRepository } from '../files/files.repository';
 import { OntologiesRepository } from '../files/ontologies.repository';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
+import type { IndexingEnv } from '../indexing.env';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
 import { DurableWorker, type Delivery, type DurableHandler } from '../pipeline/durable-worker.decorator';
+import { fileLane, type Lane } from '../pipeline/lanes';
 import { RunSettlement } from '../pipeline/run-settlement';
 import { PROGRESS_KEYS } from '../pipeline/tree-events';
 
@@ -41,17 +44,23 @@ function embeddedMetadata(parsing: unknown): EmbeddedMetadata | undefined {
  * previous ones, and title, authors and description are recorded on the IndexedFile. The record in
  * additionalInfos.ontologies is planned (PENDING) with the tree; the file is SUCCESS once it is over
  * with the other steps (pipeline/readiness.ts). A failure is recorded there and does not fail the
- * file: the document can still be searched and read.
+ * file: the document can still be searched and read. A large file (by the node batches its tree
+ * was announced in, pipeline/lanes.ts) is read in a lane of its own: reading and analysing its
+ * whole tree takes long, and small files' ontologies must not wait for it.
  */
 @DurableWorker({ message: Work.indexingOntologies, durable: 'indexing_ontologies', concurrency: 1, maxMessages: 4 })
 @Injectable()
 export class OntologiesConsumer implements DurableHandler<OntologiesWork> {
+  /** The files whose work this consumer takes (pipeline/lanes.ts); it passes over the others'. */
+  protected readonly lane: Lane = 'small';
+
   constructor(
     private readonly state: IndexationStateRepository,
     private readonly nodes: NodeStoreRepository,
     private readonly files: FilesRepository,
     private readonly ontologies: OntologiesRepository,
     private readonly settlement: RunSettlement,
+    @Inject(SERVICE_ENV) private readonly env: IndexingEnv,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -60,6 +69,7 @@ export class OntologiesConsumer implements DurableHandler<OntologiesWork> {
     if (!file || file.namespaceId !== work.namespaceId) return;
     // A newer tree was committed since: its own message follows.
     if (work.generation !== undefined && file.currentGeneration !== work.generation) return;
+    if (fileLane(file.additionalInfo, this.env) !== this.lane) return;
     const planned = file.additionalInfo[PROGRESS_KEYS.ontologies] as OntologiesProgress | undefined;
     const requestedTime = work.generation !== undefined ? work.requestedTime : (planned?.requestedTime ?? null);
     const record = async (p: Omit<OntologiesProgress, 'updatedTime' | 'requestedTime'>) => {
@@ -116,4 +126,11 @@ export class OntologiesConsumer implements DurableHandler<OntologiesWork> {
       throw err;
     }
   }
+}
+
+/** The ontologies' lane for large files (pipeline/lanes.ts): the same work, on its own durable consumer. */
+@DurableWorker({ message: Work.indexingOntologies, durable: 'indexing_ontologies_large', concurrency: 1, maxMessages: 1 })
+@Injectable()
+export class LargeFileOntologiesConsumer extends OntologiesConsumer {
+  protected override readonly lane: Lane = 'large';
 }

@@ -7,7 +7,8 @@ import { SERVICE_ENV } from '@docintel/runtime';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import type { IndexingEnv } from '../indexing.env';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
-import { DurableWorker, type Delivery, type DurableHandler } from '../pipeline/durable-worker.decorator';
+import { DurableWorker, type Delivery, type DurableHandler, type DurableWorkerOptions } from '../pipeline/durable-worker.decorator';
+import { parseLaneOf, type Lane } from '../pipeline/lanes';
 import { FileTooLargeError, StorageBytes, type DownloadedFile } from '../pipeline/storage-bytes';
 import { readiness } from '../pipeline/readiness';
 import { PROGRESS_KEYS, TreeEvents } from '../pipeline/tree-events';
@@ -18,6 +19,13 @@ import { parserThreads, Parsers } from './parsers';
 const ACK_WAIT_HEARTBEATS = 6;
 const heartbeatMs = (env: IndexingEnv): number => env.PIPELINE_HEARTBEAT_SECONDS * 1000;
 const MAX_WARNINGS = 20;
+
+/** What both lanes of corpus_parsing share. */
+const CORPUS_PARSING_WORKER: Omit<DurableWorkerOptions<RootNodeCreatedEvent>, 'durable'> = {
+  message: Hooks.rootNodeCreated,
+  ackWaitMs: (env) => ACK_WAIT_HEARTBEATS * heartbeatMs(env),
+  maxMessages: 1,
+};
 
 /** A failure that ends the indexation at once with a message for the user: no retry can help. */
 class FinalFailure extends Error {}
@@ -39,17 +47,12 @@ export function abortedMessage(reason: string | undefined): string {
  * announced. A document the parser rejects ends FAILED with its message at once; infrastructure
  * failures are retried, and the last attempt ends FAILED too.
  */
-@DurableWorker({
-  message: Hooks.rootNodeCreated,
-  durable: 'corpus_parsing',
-  // One more than the pool's threads: a large file parses in a thread of its own (Parsers), so it
-  // never takes the place of a small one.
-  concurrency: (env) => parserThreads(env) + 1,
-  ackWaitMs: (env) => ACK_WAIT_HEARTBEATS * heartbeatMs(env),
-  maxMessages: 1,
-})
+// One consumer per parser thread of the pool; large files have their own lane (below).
+@DurableWorker({ ...CORPUS_PARSING_WORKER, durable: 'corpus_parsing', concurrency: (env) => parserThreads(env) })
 @Injectable()
 export class CorpusParsingConsumer implements DurableHandler<RootNodeCreatedEvent> {
+  /** The files whose requests this consumer takes (pipeline/lanes.ts parseLaneOf); it passes over the others'. */
+  protected readonly lane: Lane = 'small';
   private stopping = false;
 
   constructor(
@@ -83,6 +86,7 @@ export class CorpusParsingConsumer implements DurableHandler<RootNodeCreatedEven
   }
 
   async handle(event: RootNodeCreatedEvent, delivery: Delivery): Promise<void> {
+    if (parseLaneOf(event, this.env) !== this.lane) return;
     const file = await this.state.load(event.fileId);
     if (!file || file.namespaceId !== event.namespaceId) return; // deleted: its nodes went with it
     if (file.requestedTime !== event.requestedTime) return; // superseded by a newer request, which has its own message
@@ -322,4 +326,15 @@ export class CorpusParsingConsumer implements DurableHandler<RootNodeCreatedEven
     );
     throw err;
   }
+}
+
+/**
+ * corpus_parsing's lane for large files (PARSE_LARGE_FILE_BYTES or more, by the size recorded with
+ * the request): they parse one at a time in a thread of their own (Parsers), so one consumer takes
+ * them, and a batch of large files never fills the consumers small files are parsed by.
+ */
+@DurableWorker({ ...CORPUS_PARSING_WORKER, durable: 'corpus_parsing_large', concurrency: 1 })
+@Injectable()
+export class LargeFileCorpusParsingConsumer extends CorpusParsingConsumer {
+  protected override readonly lane: Lane = 'large';
 }

@@ -17,7 +17,8 @@ export function parserThreads(env: IndexingEnv): number {
  * A large file (PARSE_LARGE_FILE_BYTES or more) is parsed apart: one at a time, in a thread of its
  * own that is ended once the document is read. A 400-page PDF takes its thread to about 600 MiB,
  * which a pooled thread would keep; two of them at once, beside the other threads, took the service
- * past 1.5 GiB. Small files keep the pool's threads to themselves meanwhile.
+ * past 1.5 GiB. Small files keep the pool's threads to themselves meanwhile. A pooled thread ends
+ * its OCR engine (a thread of its own, hundreds of MiB) once no document has used it for 15 s.
  */
 @Injectable()
 export class Parsers implements OnApplicationShutdown {
@@ -67,7 +68,8 @@ export class Parsers implements OnApplicationShutdown {
   private parseLarge(input: ParseInput): Promise<ParsedDocument> {
     const turn = this.largeTurn.then(async () => {
       if (this.closed) throw new ParseError('INTERNAL', 'The parser pool was closed.');
-      const thread = new ParsePool({ size: 1, limits: this.limits });
+      // Its OCR engine, if the document needed one, ends with the document rather than idling.
+      const thread = new ParsePool({ size: 1, limits: this.limits, ocrIdleMs: 0 });
       this.large = thread;
       try {
         return await thread.parse(input);

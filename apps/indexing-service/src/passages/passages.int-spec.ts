@@ -1,42 +1,37 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
-import { Test, type TestingModule } from '@nestjs/testing';
-import { DataSource } from 'typeorm';
-import { EmbeddingsEnv, NodeVectorStore, type Embedder } from '@docintel/ai';
+import type { TestingModule } from '@nestjs/testing';
+import type { DataSource } from 'typeorm';
+import { EmbeddingsEnv } from '@docintel/ai';
 import type { PassageRetriever } from '@docintel/retrieval';
 import {
   ErrorCode,
   FilesResolve,
-  HealthPings,
   PassagesAround,
   PassagesSearch,
-  RulesEvaluate,
-  type EvaluateRulesRequest,
   type NodeRecord,
-  type NodeType,
   type PassageDto,
   type PassagesAroundRequest,
   type Position,
   type RpcContext,
-  type RuleDecision,
 } from '@docintel/contracts';
-import { RpcClient, RpcHandler } from '@docintel/messaging';
-import { createLogger } from '@docintel/observability';
-import { serviceModule } from '@docintel/runtime';
-import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
-import { CollectionEntity } from '../collections/collection.entity';
-import { Embeddings } from '../embeddings/embedder.provider';
+import { RpcClient } from '@docintel/messaging';
 import { FilesRepository } from '../files/files.repository';
-import { IndexedFileEntity } from '../files/indexed-file.entity';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
-import { IndexingEnv } from '../indexing.env';
-import { migrations } from '../migrations';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
-import { TreeEvents } from '../pipeline/tree-events';
+import {
+  commitAndAnnounce,
+  newFile as newTestFile,
+  startIndexingTestApp,
+  treeWriter,
+  until,
+  WordGroupEmbedder,
+  type IndexingTestApp,
+} from '../testing/indexing-test-app';
 import { MAX_PASSAGE_CHARS, textWindows, windowId } from './passage-builder';
 import { PASSAGE_INDEXING_KEY, type PassageIndexingProgress } from './passage-indexing-progress';
 import { PASSAGE_RETRIEVER } from './passage-retriever.provider';
+import { PassagesModule } from './passages.module';
 import { PassagesRepository } from './passages.repository';
 
 /**
@@ -46,8 +41,6 @@ import { PassagesRepository } from './passages.repository';
  * through), and the two calls are made over NATS as the job orchestrator makes them.
  */
 
-const logger = createLogger('passages-test', 'silent');
-
 /** Words grouped by meaning: a text's vector counts each group's words, so synonyms are close and unrelated texts far. */
 const CONCEPTS = [
   ['cat', 'cats', 'feline', 'kitten', 'kittens'],
@@ -56,121 +49,38 @@ const CONCEPTS = [
   ['ocean', 'sea', 'marine', 'waves'],
   ['widget', 'gadget', 'device'],
 ];
-class ConceptEmbedder implements Embedder {
-  readonly model = 'test:concepts';
-  readonly dimensions = CONCEPTS.length + 1;
-  embed(texts: string[]): Promise<Float32Array[]> {
-    return Promise.resolve(
-      texts.map((t) => {
-        const v = new Float32Array(this.dimensions);
-        v[CONCEPTS.length] = 0.05; // never a zero vector
-        for (const word of t.toLowerCase().match(/[a-z]+/g) ?? []) CONCEPTS.forEach((c, i) => c.includes(word) && (v[i] += 1));
-        return v;
-      }),
-    );
-  }
-  close(): Promise<void> {
-    return Promise.resolve();
-  }
-}
 
-@Injectable()
-class LetEverythingThrough {
-  @RpcHandler(RulesEvaluate)
-  evaluate(_req: EvaluateRulesRequest): RuleDecision {
-    return { run: true, filter: {} };
-  }
-}
-
-let infra: TestInfrastructure;
+let testApp: IndexingTestApp;
 let app: TestingModule;
 let rpc: RpcClient;
 let ds: DataSource;
 let files: FilesRepository;
 let nodes: NodeStoreRepository;
 let state: IndexationStateRepository;
-let events: TreeEvents;
 let passages: PassagesRepository;
 
 beforeAll(async () => {
-  infra = await startTestInfrastructure('passages');
-  const env = Object.assign(new IndexingEnv(), {
-    DATABASE_URL: infra.databaseUrl,
-    NATS_URL: infra.natsUrl,
-    NATS_PREFIX: infra.natsPrefix,
-    RPC_TIMEOUT_MS: 10_000,
-    SHUTDOWN_TIMEOUT_MS: 5000,
-    NODE_BATCH_SIZE: 4,
-    PIPELINE_MAX_DELIVER: 3,
+  testApp = await startIndexingTestApp({
+    name: 'passages',
+    imports: [PassagesModule.forRoot(new EmbeddingsEnv())],
+    env: { NODE_BATCH_SIZE: 4, PIPELINE_MAX_DELIVER: 3 },
+    embedder: new WordGroupEmbedder('test:concepts', CONCEPTS),
   });
-  app = await Test.createTestingModule({
-    imports: [
-      serviceModule(
-        {
-          service: 'indexing-service',
-          ping: HealthPings.indexing,
-          persistence: { schema: 'indexing', entities: [IndexedFileEntity, CollectionEntity], migrations },
-          imports: [(await import('./passages.module')).PassagesModule.forRoot(new EmbeddingsEnv())],
-          providers: [LetEverythingThrough],
-        },
-        env,
-        logger,
-      ),
-    ],
-  })
-    .overrideProvider(Embeddings)
-    .useFactory({
-      factory: (source: DataSource) => {
-        const embedder = new ConceptEmbedder();
-        return { embedder, store: new NodeVectorStore(source, { model: embedder.model, dimensions: embedder.dimensions }), maxChars: 2000 };
-      },
-      inject: [DataSource],
-    })
-    .compile();
-  await app.init();
+  ({ app, ds } = testApp);
   rpc = app.get(RpcClient);
-  ds = app.get(DataSource);
   files = new FilesRepository(ds);
   state = app.get(IndexationStateRepository);
   nodes = app.get(NodeStoreRepository);
-  events = app.get(TreeEvents);
   passages = app.get(PassagesRepository);
 }, 60_000);
 
 afterAll(async () => {
-  await app?.close();
-  await infra?.teardown();
+  await testApp?.close();
 });
 
 const ctxOf = (namespaceId: string): RpcContext => ({ requestId: 'passages-test', namespaceId });
 
-async function newFile(ns: string, name = `${randomUUID()}.pdf`): Promise<string> {
-  const { file } = await files.createOrGet(ns, {
-    namespaceName: 'acme',
-    providerId: randomUUID(),
-    providerName: 'Local storage',
-    key: name,
-    name,
-    extension: name.split('.').pop() ?? '',
-    size: 10,
-    mediaType: 'application/pdf',
-    owner: { id: randomUUID(), email: 'a@example.com', firstName: '', lastName: '', avatarUrl: '' },
-  });
-  return file.id;
-}
-
-function treeWriter() {
-  const records: NodeRecord[] = [];
-  const ordinals = new Map<string | null, number>();
-  const add = (type: NodeType, text: string, parentId: string | null, extra: Partial<NodeRecord> = {}): string => {
-    const id = randomUUID();
-    const ordinal = ordinals.get(parentId) ?? 0;
-    ordinals.set(parentId, ordinal + 1);
-    records.push({ id, parentId, ordinal, type, text, ...extra });
-    return id;
-  };
-  return { records, add };
-}
+const newFile = (ns: string, name?: string): Promise<string> => newTestFile(ds, ns, name);
 
 /** Writes and commits a tree as corpus_parsing does, announces it, and waits until passages and vectors are written. */
 async function index(ns: string, fileId: string, records: NodeRecord[]): Promise<number> {
@@ -184,30 +94,12 @@ async function index(ns: string, fileId: string, records: NodeRecord[]): Promise
   return g;
 }
 
-/** Writes and commits a tree as corpus_parsing does and announces it; returns its generation. */
+/**
+ * Writes and commits a tree as corpus_parsing does and announces it; returns its generation. No
+ * ontologies step runs here, so the file is SUCCESS at the commit rather than waiting for it.
+ */
 async function announce(ns: string, fileId: string, records: NodeRecord[]): Promise<number> {
-  const g = await nodes.beginGeneration(fileId);
-  await nodes.insertBatch(fileId, g, records);
-  const requestedTime = Date.now();
-  const run = { namespaceId: ns, namespaceName: 'acme', fileId, requestedTime, generation: g, mimeType: 'application/pdf', size: 10 };
-  const announcement = events.plan(
-    run,
-    (await nodes.nodesInTreeOrder(fileId, g)).filter((n) => n.id !== records[0].id),
-    'parsed',
-  );
-  await ds.query(`UPDATE files SET requested_time = $2 WHERE id = $1`, [fileId, requestedTime]);
-  await nodes.commitGeneration(fileId, g, { additionalInfo: announcement.records });
-  await nodes.deleteVectorsOfReplacedNodes(fileId, g);
-  await events.publish(announcement);
-  return g;
-}
-
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  return (await commitAndAnnounce(app, ns, fileId, records, 'SUCCESS')).generation;
 }
 
 const bbox = (page: number, y: number): Position => ({ type: 'BBOX', page_number: page, bbox: { x0: 72, y0: y, x1: 520, y1: y + 12 } });

@@ -4,7 +4,16 @@ import { randomUUID } from 'node:crypto';
 import type { NatsConnection } from 'nats';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
-import { HookPoints, Hooks, Streams, Work, type ProviderDto, type ProviderItemDto, type RootNodeCreatedEvent } from '@docintel/contracts';
+import {
+  HookPoints,
+  Hooks,
+  Streams,
+  Work,
+  type ProviderDto,
+  type ProviderItemDto,
+  type RootNodeCreatedEvent,
+  type StreamDefinition,
+} from '@docintel/contracts';
 import { JetStream, MessagingModule, NATS_CONNECTION, prefixedName, type NatsOptions, type RunningConsumer } from '@docintel/messaging';
 import { createLogger, ObservabilityModule } from '@docintel/observability';
 import { createDataSource, initializeDataSource } from '@docintel/persistence';
@@ -21,7 +30,7 @@ import { IndexingEnv } from '../indexing.env';
 import { migrations } from '../migrations';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
 import { RunSettlement } from './run-settlement';
-import { interruptedMessage, LOST_MESSAGE, Sweeper } from './sweeper';
+import { interruptedMessage, LOST_MESSAGE, STEP_QUEUES, STEPS_LOST_MESSAGE, Sweeper } from './sweeper';
 
 const logger = createLogger('sweeper-test', 'silent');
 
@@ -57,11 +66,17 @@ beforeAll(async () => {
   state = new IndexationStateRepository(ds);
   nodes = new NodeStoreRepository(ds, state);
   env = Object.assign(new IndexingEnv(), { SWEEP_PENDING_AFTER_SECONDS: 60, SWEEP_STALE_RUNNING_SECONDS: 120 });
-  // The sweeper asks both request queues whether they are idle; reindex work is not exercised here.
+  // The sweeper asks the request queues whether they are idle; reindex work and large files'
+  // requests are not exercised here (the files are small: the large lane passes over them).
   consumers.push(
     await jetstream.consume({
       message: Work.indexingReindex,
       durable: 'indexing_reindex',
+      handler: async () => undefined,
+    }),
+    await jetstream.consume({
+      message: Hooks.rootNodeCreated,
+      durable: 'corpus_parsing_large',
       handler: async () => undefined,
     }),
   );
@@ -132,13 +147,39 @@ async function fakeParser(hold = false): Promise<{ seen: RootNodeCreatedEvent[];
   return { seen, release };
 }
 
-/** Waits until corpus_parsing has taken and acked every message (so that later tests start from an idle queue). */
-async function drained(): Promise<void> {
+/** Waits until the consumers have taken and acked every message (so that later tests start from idle queues). */
+async function queuesDrained(queues: Array<{ stream: StreamDefinition; durable: string }>): Promise<void> {
   const jsm = await app.get<NatsConnection>(NATS_CONNECTION).jetstreamManager();
   await eventually(async () => {
-    const info = await jsm.consumers.info(jetstream.streamName(Streams.hooks), prefixedName(infra.natsPrefix, 'corpus_parsing'));
-    return info.num_pending === 0 && info.num_ack_pending === 0 ? true : undefined;
+    for (const { stream, durable } of queues) {
+      const info = await jsm.consumers.info(jetstream.streamName(stream), prefixedName(infra.natsPrefix, durable));
+      if (info.num_pending > 0 || info.num_ack_pending > 0) return undefined;
+    }
+    return true;
   });
+}
+
+/** Waits until corpus_parsing has taken and acked every message. */
+const drained = (): Promise<void> => queuesDrained([{ stream: Streams.hooks, durable: 'corpus_parsing' }]);
+
+/**
+ * A file whose tree is committed and that waits for its steps after parsing (RUNNING), as
+ * corpus_parsing leaves it, with step records that last reported at the commit.
+ */
+async function waitingForSteps(): Promise<string> {
+  const id = await newFile();
+  const t = (await state.load(id))!.requestedTime;
+  expect(await state.claim(id, t, 0, 'RUNNING')).toBe(true);
+  const generation = await nodes.beginGeneration(id);
+  const rootId = randomUUID();
+  await nodes.insertBatch(id, generation, [{ id: rootId, parentId: null, ordinal: 0, type: 'document', text: '' }]);
+  await state.recordAttempt(id, t, generation, rootId);
+  const pending = { status: 'PENDING', requestedTime: t, generation, updatedTime: Date.now() };
+  await nodes.commitGeneration(id, generation, {
+    status: 'RUNNING',
+    additionalInfo: { node_embedding: pending, passage_indexing: pending, formula_augmentation: pending, ontologies: pending },
+  });
+  return id;
 }
 
 async function eventually<T>(check: () => Promise<T | undefined>): Promise<T> {
@@ -279,6 +320,61 @@ describe('sweeper', () => {
       mediaType: 'text/plain',
     });
     await consumers.pop()!.stop();
+  });
+
+  it("fails a run whose steps went silent only once every lane of every step is idle: a large file's batch held in its lane keeps it waiting", async () => {
+    // Stand-ins of the steps' consumers: every lane acks at once, but node_embedding_large holds its message.
+    let release = (): void => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    let holding = false;
+    const stepConsumers: RunningConsumer[] = [];
+    for (const { stream, durable } of STEP_QUEUES) {
+      const message =
+        stream === Streams.work ? Work.indexingOntologies : durable.startsWith('formula') ? Hooks.nodeUpdated : Hooks.nodeBatchCreated;
+      stepConsumers.push(
+        await jetstream.consume<object>({
+          message: message as never,
+          durable,
+          ackWaitMs: 60_000,
+          maxMessages: 1,
+          handler: async () => {
+            if (durable !== 'node_embedding_large') return;
+            holding = true;
+            await held;
+          },
+        }),
+      );
+    }
+    try {
+      const id = await waitingForSteps();
+      await jetstream.publish(Hooks.nodeBatchCreated, {
+        namespaceId: randomUUID(),
+        namespaceName: 'acme',
+        fileId: id,
+        requestedTime: Date.now(),
+        generation: 1,
+        nodeIds: [randomUUID()],
+        nodeTypes: ['paragraph'],
+        mimeType: 'application/pdf',
+        size: 10,
+        batch: 0,
+        batches: 40,
+      });
+      await eventually(async () => (holding ? true : undefined));
+
+      // Silent for longer than SWEEP_STALE_RUNNING_SECONDS, but a batch is in the large lane: not lost.
+      await sweeper.sweep(Date.now() + 121_000);
+      expect((await state.load(id))!).toMatchObject({ status: 'RUNNING', errorMessage: null });
+
+      // Every lane idle and still no step reported: its messages were lost, it ends FAILED.
+      release();
+      await queuesDrained(STEP_QUEUES);
+      await sweeper.sweep(Date.now() + 121_000);
+      expect((await state.load(id))!).toMatchObject({ status: 'FAILED', errorMessage: STEPS_LOST_MESSAGE });
+    } finally {
+      release();
+      for (const c of stepConsumers) await c.stop();
+    }
   });
 
   it('fails a lost request it cannot publish (no namespace recorded)', async () => {

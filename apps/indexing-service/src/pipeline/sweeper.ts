@@ -8,6 +8,7 @@ import type { IndexingEnv } from '../indexing.env';
 import { IndexationRequestPublisher } from '../indexation/indexation-request-publisher';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
+import { laneDurables } from './lanes';
 import { lastStepUpdate } from './readiness';
 import { RunSettlement } from './run-settlement';
 
@@ -20,17 +21,27 @@ export const STEPS_LOST_MESSAGE = 'The steps after parsing stopped before the fi
 const MAX_REPUBLISH = 500;
 const MAX_WAITING = 500;
 
-/** The durable consumers that take up indexation requests: a lost request can only be told apart when they are idle. */
-const REQUEST_QUEUES: Array<{ stream: StreamDefinition; durable: string }> = [
-  { stream: Streams.hooks, durable: 'corpus_parsing' },
+type Queue = { stream: StreamDefinition; durable: string };
+const bothLanes = (stream: StreamDefinition, step: string): Queue[] => laneDurables(step).map((durable) => ({ stream, durable }));
+
+/**
+ * The durable consumers that take up indexation requests: a lost request can only be told apart
+ * when they are idle. Both lanes of corpus_parsing: a request waiting in the large lane is not lost.
+ */
+export const REQUEST_QUEUES: Queue[] = [
+  ...bothLanes(Streams.hooks, 'corpus_parsing'),
   { stream: Streams.work, durable: 'indexing_reindex' },
 ];
 
-/** The durable consumers of the steps a file waits for (pipeline/readiness.ts). */
-const STEP_QUEUES: Array<{ stream: StreamDefinition; durable: string }> = [
-  { stream: Streams.hooks, durable: 'node_embedding' },
-  { stream: Streams.hooks, durable: 'passage_indexing' },
-  { stream: Streams.hooks, durable: 'passage_indexing_large' },
+/**
+ * The durable consumers of the steps a file waits for (pipeline/readiness.ts), every lane of each:
+ * a large file's batches queued in its lane while the small lane is idle are not lost.
+ */
+export const STEP_QUEUES: Queue[] = [
+  ...bothLanes(Streams.hooks, 'node_embedding'),
+  ...bothLanes(Streams.hooks, 'passage_indexing'),
+  ...bothLanes(Streams.hooks, 'formula_augmentation'),
+  ...bothLanes(Streams.work, 'indexing_ontologies'),
 ];
 
 export interface SweepResult {
@@ -155,7 +166,7 @@ export class Sweeper implements OnApplicationBootstrap, BeforeApplicationShutdow
   }
 
   /** True when the consumers have nothing waiting and nothing in flight. */
-  private async queuesIdle(queues: Array<{ stream: StreamDefinition; durable: string }>): Promise<boolean> {
+  private async queuesIdle(queues: Queue[]): Promise<boolean> {
     const jsm = await this.nc.jetstreamManager();
     for (const q of queues) {
       try {

@@ -1,33 +1,15 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
-import { Test, type TestingModule } from '@nestjs/testing';
-import { DataSource } from 'typeorm';
-import { EmbeddingsEnv, NodeVectorStore, type Embedder } from '@docintel/ai';
-import {
-  HealthPings,
-  RulesEvaluate,
-  SimilarFilesBySource,
-  SimilarFilesByWork,
-  type EvaluateRulesRequest,
-  type RpcContext,
-  type RuleDecision,
-  type SourceIdentifierDto,
-} from '@docintel/contracts';
-import { RpcClient, RpcHandler } from '@docintel/messaging';
-import { createLogger } from '@docintel/observability';
+import type { DataSource } from 'typeorm';
+import { EmbeddingsEnv, NodeVectorStore } from '@docintel/ai';
+import { SimilarFilesBySource, SimilarFilesByWork, type RpcContext, type SourceIdentifierDto } from '@docintel/contracts';
+import { RpcClient } from '@docintel/messaging';
 import { conceptId, toOntologies } from '@docintel/ontologies';
-import { serviceModule } from '@docintel/runtime';
-import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
-import { CollectionEntity } from '../collections/collection.entity';
-import { Embeddings } from '../embeddings/embedder.provider';
 import { FilesRepository } from '../files/files.repository';
-import { IndexedFileEntity } from '../files/indexed-file.entity';
 import { OntologiesRepository } from '../files/ontologies.repository';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
-import { IndexingEnv } from '../indexing.env';
-import { migrations } from '../migrations';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
+import { startIndexingTestApp, WordGroupEmbedder, type IndexingTestApp } from '../testing/indexing-test-app';
 import { SimilarModule } from './similar.module';
 
 /**
@@ -37,93 +19,31 @@ import { SimilarModule } from './similar.module';
  * topics, so that which documents are close is known without a model.
  */
 
-const logger = createLogger('similar-test', 'silent');
-
 const TOPICS = [
   ['cat', 'cats', 'feline', 'kitten', 'kittens', 'whiskers'],
   ['car', 'cars', 'automobile', 'vehicle', 'engine'],
   ['ocean', 'sea', 'marine', 'waves', 'coral'],
 ];
-class TopicEmbedder implements Embedder {
-  readonly model = 'test:topics';
-  readonly dimensions = TOPICS.length + 1;
-  embed(texts: string[]): Promise<Float32Array[]> {
-    return Promise.resolve(
-      texts.map((t) => {
-        const v = new Float32Array(this.dimensions);
-        v[TOPICS.length] = 0.05;
-        for (const word of t.toLowerCase().match(/[a-z]+/g) ?? []) TOPICS.forEach((c, i) => c.includes(word) && (v[i] += 1));
-        return v;
-      }),
-    );
-  }
-  close(): Promise<void> {
-    return Promise.resolve();
-  }
-}
 
-@Injectable()
-class LetEverythingThrough {
-  @RpcHandler(RulesEvaluate)
-  evaluate(_req: EvaluateRulesRequest): RuleDecision {
-    return { run: true, filter: {} };
-  }
-}
-
-let infra: TestInfrastructure;
-let app: TestingModule;
+let testApp: IndexingTestApp;
 let rpc: RpcClient;
 let ds: DataSource;
 let files: FilesRepository;
 let ontologies: OntologiesRepository;
-const embedder = new TopicEmbedder();
+const embedder = new WordGroupEmbedder('test:topics', TOPICS);
 let store: NodeVectorStore;
 
 beforeAll(async () => {
-  infra = await startTestInfrastructure('similar');
-  const env = Object.assign(new IndexingEnv(), {
-    DATABASE_URL: infra.databaseUrl,
-    NATS_URL: infra.natsUrl,
-    NATS_PREFIX: infra.natsPrefix,
-    RPC_TIMEOUT_MS: 10_000,
-    SHUTDOWN_TIMEOUT_MS: 5000,
-  });
-  app = await Test.createTestingModule({
-    imports: [
-      serviceModule(
-        {
-          service: 'indexing-service',
-          ping: HealthPings.indexing,
-          persistence: { schema: 'indexing', entities: [IndexedFileEntity, CollectionEntity], migrations },
-          imports: [SimilarModule.forRoot(new EmbeddingsEnv())],
-          providers: [LetEverythingThrough],
-        },
-        env,
-        logger,
-      ),
-    ],
-  })
-    .overrideProvider(Embeddings)
-    .useFactory({
-      factory: (source: DataSource) => ({
-        embedder,
-        store: new NodeVectorStore(source, { model: embedder.model, dimensions: embedder.dimensions }),
-        maxChars: 2000,
-      }),
-      inject: [DataSource],
-    })
-    .compile();
-  await app.init();
-  rpc = app.get(RpcClient);
-  ds = app.get(DataSource);
+  testApp = await startIndexingTestApp({ name: 'similar', imports: [SimilarModule.forRoot(new EmbeddingsEnv())], embedder });
+  ds = testApp.ds;
+  rpc = testApp.app.get(RpcClient);
   files = new FilesRepository(ds);
   ontologies = new OntologiesRepository(ds);
-  store = new NodeVectorStore(ds, { model: embedder.model, dimensions: embedder.dimensions });
+  store = new NodeVectorStore(ds, { model: embedder.model, dimensions: embedder.dimensions, storage: 'bytea' });
 }, 60_000);
 
 afterAll(async () => {
-  await app?.close();
-  await infra?.teardown();
+  await testApp?.close();
 });
 
 const ctxOf = (namespaceId: string): RpcContext => ({ requestId: 'similar-test', namespaceId });

@@ -149,15 +149,20 @@ The JetStream durable consumers KEDA can scale on: stream (logical name, before 
 what one replica holds unacknowledged at once (consumers per replica x messages fetched ahead,
 see the @DurableWorker of each and apps/job-orchestrator/src/execution/unit-worker.ts), and the
 variable that sets the consumers per replica with its default in the app's *.env.ts, plus `extra`
-consumers beyond it (corpus_parsing: one for a large file's own thread).
+consumers beyond it. The steps of indexing-service have a lane for large files each (`<step>_large`,
+apps/indexing-service/src/pipeline/lanes.ts).
 */}}
 {{- define "docintel.consumers" -}}
-corpus_parsing: { stream: HOOKS, concurrencyVar: PARSE_POOL_SIZE, concurrency: 1, extra: 1, fetch: 1 }
+corpus_parsing: { stream: HOOKS, concurrencyVar: PARSE_POOL_SIZE, concurrency: 1, fetch: 1 }
+corpus_parsing_large: { stream: HOOKS, concurrency: 1, fetch: 1 }
 node_embedding: { stream: HOOKS, concurrencyVar: EMBEDDING_CONCURRENCY, concurrency: 1, fetch: 1 }
+node_embedding_large: { stream: HOOKS, concurrencyVar: EMBEDDING_CONCURRENCY, concurrency: 1, fetch: 1 }
 passage_indexing: { stream: HOOKS, concurrency: 1, fetch: 1 }
 passage_indexing_large: { stream: HOOKS, concurrency: 1, fetch: 1 }
 formula_augmentation: { stream: HOOKS, concurrency: 1, fetch: 4 }
+formula_augmentation_large: { stream: HOOKS, concurrency: 1, fetch: 1 }
 indexing_ontologies: { stream: WORK, concurrency: 1, fetch: 4 }
+indexing_ontologies_large: { stream: WORK, concurrency: 1, fetch: 1 }
 indexing_reindex: { stream: WORK, concurrency: 2, fetch: 4 }
 job_units: { stream: WORK, concurrencyVar: JOB_CONCURRENCY, concurrency: 2, fetch: 1 }
 agent_runs: { stream: WORK, concurrencyVar: AGENT_CONCURRENCY, concurrency: 2, fetch: 1 }

@@ -1,4 +1,8 @@
+import 'reflect-metadata';
+import { loadConfig } from '@docintel/config';
 import { BuiltinEmbedder } from './builtin-embedder';
+import { createEmbedder } from './create-embedder';
+import { EmbeddingsEnv } from './embeddings-env';
 import { dot, normalize } from '../vectors/vector-math';
 
 // The real model, from node_modules. Its worker shuts the network off before loading, so these
@@ -64,7 +68,7 @@ describe('BuiltinEmbedder past its worker memory limit', () => {
 
   it('replaces its worker after a call and answers the same vectors from the new one', async () => {
     const first = await recycling.embed(texts);
-    expect(recycling.workerStats).toEqual({ started: 1, wasmBytes: 0 });
+    expect(recycling.workerStats).toMatchObject({ started: 1, wasmBytes: 0 });
     const second = await recycling.embed(texts);
     expect(recycling.workerStats.started).toBe(2);
     expect(second).toEqual(first);
@@ -80,7 +84,7 @@ describe('BuiltinEmbedder past its worker memory limit', () => {
 });
 
 describe('BuiltinEmbedder with a character budget per model call', () => {
-  const unbounded = new BuiltinEmbedder({ batchSize: 32, maxChars: 2000, maxWorkerMemoryMib: 0 });
+  const unbounded = new BuiltinEmbedder({ batchSize: 32, maxChars: 2000, maxBatchChars: 0, maxWorkerMemoryMib: 0 });
   const bounded = new BuiltinEmbedder({ batchSize: 32, maxChars: 2000, maxBatchChars: 4000, maxWorkerMemoryMib: 0 });
   afterAll(() => Promise.all([unbounded.close(), bounded.close()]));
 
@@ -92,5 +96,33 @@ describe('BuiltinEmbedder with a character budget per model call', () => {
     split.forEach((v, i) => expect(cosine(v, whole[i])).toBeCloseTo(1, 4));
     // One call of 16 texts of 2,000 characters grows the heap by tens of MiB; calls of two, by a few.
     expect(unbounded.workerStats.wasmBytes - bounded.workerStats.wasmBytes).toBeGreaterThan(16 * 1048576);
+  }, 120_000);
+});
+
+describe('BuiltinEmbedder as EMBEDDINGS_* configure it', () => {
+  const made: BuiltinEmbedder[] = [];
+  const builtin = (vars: Record<string, string> = {}): BuiltinEmbedder => {
+    const embedder = createEmbedder(loadConfig(EmbeddingsEnv, vars)) as BuiltinEmbedder;
+    made.push(embedder);
+    return embedder;
+  };
+  afterAll(() => Promise.all(made.map((e) => e.close())));
+  const short = Array.from({ length: 40 }, (_, i) => `Invoice line ${i}`);
+  // Cut to EMBEDDINGS_MAX_CHARS (2,000): four of them make 8,000 characters.
+  const long = Array.from({ length: 10 }, (_, i) => `Clause ${i}: the parties agree to the terms below. `.repeat(60));
+
+  it('by default makes model calls of at most 16 texts and 8,000 characters', async () => {
+    const embedder = builtin();
+    expect(await embedder.embed(short)).toHaveLength(40);
+    expect(embedder.workerStats.calls).toBe(3); // 16 + 16 + 8
+    expect(await embedder.embed(long)).toHaveLength(10);
+    expect(embedder.workerStats.calls).toBe(3 + 3); // 4 + 4 + 2
+  }, 120_000);
+
+  it('takes EMBEDDINGS_BATCH_SIZE and EMBEDDINGS_MAX_BATCH_CHARS instead when they are set', async () => {
+    const embedder = builtin({ EMBEDDINGS_BATCH_SIZE: '40', EMBEDDINGS_MAX_BATCH_CHARS: '0' });
+    await embedder.embed(short);
+    await embedder.embed(long);
+    expect(embedder.workerStats.calls).toBe(2);
   }, 120_000);
 });

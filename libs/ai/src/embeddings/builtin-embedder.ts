@@ -53,9 +53,17 @@ interface Pending {
 
 type Reply = { id: number; wasmBytes: number } & ({ vectors: Float32Array[] } | { error: string });
 
+/**
+ * What one model call takes by default: at most 16 texts making at most 8,000 characters. The
+ * worker's WebAssembly memory grows to the largest call it serves and keeps that size, and a call
+ * holds the worker (so any other caller, such as a small file's batch, waits behind it): small
+ * calls bound both, for an overhead per call that is small next to the model's own work.
+ */
+export const BUILTIN_CALL_DEFAULTS = { batchSize: 16, maxBatchChars: 8_000 } as const;
+
 export interface BuiltinEmbedderOptions {
   /** Texts per model call: larger batches amortise per-call overhead, smaller ones bound memory. */
-  batchSize: number;
+  batchSize?: number;
   /** Texts are cut to this many characters; cost grows with length. */
   maxChars: number;
   /**
@@ -94,17 +102,22 @@ export class BuiltinEmbedder implements Embedder {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private started = 0;
+  private callsMade = 0;
   private lastWasmBytes = 0;
+  private readonly batchSize: number;
+  private readonly maxBatchChars: number;
 
   constructor(private readonly options: BuiltinEmbedderOptions) {
     // The weights' version is part of the id, so that vectors of an upgraded model are told apart.
     const pkg = JSON.parse(readFileSync(require.resolve(`${WEIGHTS_PACKAGE}/package.json`), 'utf8')) as { version: string };
     this.model = `builtin:universal-sentence-encoder-lite@${pkg.version}`;
+    this.batchSize = options.batchSize ?? BUILTIN_CALL_DEFAULTS.batchSize;
+    this.maxBatchChars = options.maxBatchChars ?? BUILTIN_CALL_DEFAULTS.maxBatchChars;
   }
 
-  /** Workers started so far, and the WebAssembly memory the current one reported after its last call. */
-  get workerStats(): { started: number; wasmBytes: number } {
-    return { started: this.started, wasmBytes: this.worker ? this.lastWasmBytes : 0 };
+  /** Workers started so far, model calls made, and the WebAssembly memory the current worker reported after its last call. */
+  get workerStats(): { started: number; calls: number; wasmBytes: number } {
+    return { started: this.started, calls: this.callsMade, wasmBytes: this.worker ? this.lastWasmBytes : 0 };
   }
 
   async embed(texts: string[]): Promise<Float32Array[]> {
@@ -117,12 +130,12 @@ export class BuiltinEmbedder implements Embedder {
 
   /** Consecutive runs of texts, each within batchSize and maxBatchChars. */
   private calls(texts: string[]): string[][] {
-    const budget = this.options.maxBatchChars || Infinity;
+    const budget = this.maxBatchChars || Infinity;
     const out: string[][] = [];
     let current: string[] = [];
     let chars = 0;
     for (const text of texts) {
-      if (current.length && (current.length >= this.options.batchSize || chars + text.length > budget)) {
+      if (current.length && (current.length >= this.batchSize || chars + text.length > budget)) {
         out.push(current);
         current = [];
         chars = 0;
@@ -144,6 +157,7 @@ export class BuiltinEmbedder implements Embedder {
   private request(texts: string[]): Promise<Float32Array[]> {
     const worker = this.start();
     const id = this.nextId++;
+    this.callsMade++;
     return new Promise<Float32Array[]>((resolve, reject) => {
       this.pending.set(id, { worker, resolve, reject });
       // Keep the process alive only while work is in flight.

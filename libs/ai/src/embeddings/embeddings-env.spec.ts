@@ -18,12 +18,13 @@ describe('EmbeddingsEnv', () => {
     const env = loadConfig(EmbeddingsEnv, {});
     expect(env).toMatchObject({
       EMBEDDINGS_PROVIDER: 'builtin',
-      EMBEDDINGS_BATCH_SIZE: 32,
       EMBEDDINGS_MAX_RETRIES: 3,
       EMBEDDINGS_MAX_CHARS: 2000,
-      EMBEDDINGS_MAX_BATCH_CHARS: 16_000,
+      EMBEDDINGS_MAX_BATCH_CHARS: 8_000,
       EMBEDDINGS_WORKER_MAX_MEMORY_MIB: 256,
     });
+    // Unset: each provider's own default (16 texts per call for builtin, 32 per request for the others).
+    expect(env.EMBEDDINGS_BATCH_SIZE).toBeUndefined();
     expect(createEmbedder(env)).toBeInstanceOf(BuiltinEmbedder);
   });
 

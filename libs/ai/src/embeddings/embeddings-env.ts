@@ -2,6 +2,7 @@ import { Type } from 'class-transformer';
 import { IsIn, IsNotEmpty, IsOptional, IsString, ValidateBy, ValidateIf } from 'class-validator';
 import { IsHttpUrlVar, IsIntegerVar } from '@docintel/config';
 import { DEFAULT_ONNX_QUEUE_SIZE, DEFAULT_ONNX_THREADS, IsModelDirVar, IsOnnxQueueSizeVar, IsOnnxThreadsVar } from '../onnx/onnx-env';
+import { BUILTIN_CALL_DEFAULTS } from './builtin-embedder';
 import { ONNX_POOLING_MODES, type OnnxPooling } from './onnx-embedder';
 import { VECTOR_STORAGES, type VectorStorage } from '../vectors/node-vector-store';
 
@@ -54,9 +55,13 @@ export class EmbeddingsEnv {
   @IsDimensionCount()
   EMBEDDINGS_DIMENSIONS?: number;
 
-  /** Texts per request (remote) or per model call (builtin). */
+  /**
+   * Texts per request (remote, local-onnx: 32 when unset) or per model call (builtin: 16 when unset,
+   * see BUILTIN_CALL_DEFAULTS).
+   */
+  @IsOptional()
   @IsIntegerVar(1, 2048, 'must be an integer')
-  EMBEDDINGS_BATCH_SIZE = 32;
+  EMBEDDINGS_BATCH_SIZE?: number;
 
   /** Retries of a failed request, with LangChain's exponential back-off. Remote providers only. */
   @IsIntegerVar(0, 10, 'must be an integer')
@@ -78,7 +83,7 @@ export class EmbeddingsEnv {
    * call of long texts cannot grow the worker's memory by hundreds of MiB. 0: EMBEDDINGS_BATCH_SIZE alone.
    */
   @IsIntegerVar(0, 10_000_000, 'must be an integer number of characters')
-  EMBEDDINGS_MAX_BATCH_CHARS = 16_000;
+  EMBEDDINGS_MAX_BATCH_CHARS: number = BUILTIN_CALL_DEFAULTS.maxBatchChars;
 
   /**
    * builtin: the model's worker is replaced, once idle, when its WebAssembly memory has grown past

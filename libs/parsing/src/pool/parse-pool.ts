@@ -6,13 +6,18 @@ import { ParseLimits, resolveLimits } from '../limits';
 import type { ParsedDocument } from '../model';
 import type { ParseInput } from '../parser';
 import { timeoutError } from '../registry';
-import type { WorkerReply, WorkerRequest } from './protocol';
+import { DEFAULT_OCR_IDLE_MS, type WorkerData, type WorkerReply, type WorkerRequest } from './protocol';
 
 export interface ParsePoolOptions {
   /** Parsing threads; defaults to the number of cores. */
   size?: number;
   /** Defaults for every document; `maxMemoryMb` applies to the threads and cannot change per document. */
   limits?: Partial<ParseLimits>;
+  /**
+   * How long a thread keeps its OCR engine (hundreds of MiB) after the last document that used it:
+   * 15 s by default, so that a run of scans reuses it; 0 for a thread that parses one document.
+   */
+  ocrIdleMs?: number;
 }
 
 interface Task {
@@ -39,6 +44,7 @@ const HARD_TIMEOUT_GRACE_MS = 2_000;
 export class ParsePool {
   private readonly size: number;
   private readonly defaults: ParseLimits;
+  private readonly workerData: WorkerData;
   private readonly slots: Slot[] = [];
   private readonly queue: Task[] = [];
   private nextId = 1;
@@ -47,6 +53,7 @@ export class ParsePool {
   constructor(options: ParsePoolOptions = {}) {
     this.size = Math.max(1, options.size ?? availableParallelism());
     this.defaults = resolveLimits(options.limits);
+    this.workerData = { ocrIdleMs: options.ocrIdleMs ?? DEFAULT_OCR_IDLE_MS };
   }
 
   parse(input: ParseInput, limits?: Partial<ParseLimits>): Promise<ParsedDocument> {
@@ -61,7 +68,12 @@ export class ParsePool {
       transfer.push(copy.buffer);
     } else source = { path: input.source.path };
     return new Promise<ParsedDocument>((resolve, reject) => {
-      this.queue.push({ request: { source, fileName: input.fileName, mediaType: input.mediaType, limits: merged }, transfer, resolve, reject });
+      this.queue.push({
+        request: { source, fileName: input.fileName, mediaType: input.mediaType, limits: merged },
+        transfer,
+        resolve,
+        reject,
+      });
       this.dispatch();
     });
   }
@@ -90,7 +102,10 @@ export class ParsePool {
       }
       const task = this.queue.shift()!;
       const id = this.nextId++;
-      const timer = setTimeout(() => this.fail(slot!, timeoutError(task.request.limits.timeoutMs)), task.request.limits.timeoutMs + HARD_TIMEOUT_GRACE_MS);
+      const timer = setTimeout(
+        () => this.fail(slot!, timeoutError(task.request.limits.timeoutMs)),
+        task.request.limits.timeoutMs + HARD_TIMEOUT_GRACE_MS,
+      );
       slot.task = { ...task, id, timer };
       slot.worker.postMessage({ ...task.request, id } satisfies WorkerRequest, task.transfer);
     }
@@ -100,6 +115,7 @@ export class ParsePool {
     const { script, isEval } = workerScript();
     const worker = new Worker(script, {
       eval: isEval,
+      workerData: this.workerData,
       resourceLimits: { maxOldGenerationSizeMb: this.defaults.maxMemoryMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 8 },
       // Parser libraries print diagnostics of their own (OCR resolution guesses, font warnings); they
       // are not the service's log lines, so the thread's output is read and dropped.
@@ -125,12 +141,16 @@ export class ParsePool {
       this.fail(
         slot,
         oom
-          ? new ParseError('OUT_OF_MEMORY', `Reading the document needed more than ${this.defaults.maxMemoryMb} MiB of memory and was stopped.`)
+          ? new ParseError(
+              'OUT_OF_MEMORY',
+              `Reading the document needed more than ${this.defaults.maxMemoryMb} MiB of memory and was stopped.`,
+            )
           : new ParseError('INTERNAL', `The document could not be read because the parser stopped unexpectedly (${err.message}).`),
       );
     });
     worker.on('exit', () => {
-      if (this.slots.includes(slot)) this.fail(slot, new ParseError('INTERNAL', 'The document could not be read because the parser stopped unexpectedly.'));
+      if (this.slots.includes(slot))
+        this.fail(slot, new ParseError('INTERNAL', 'The document could not be read because the parser stopped unexpectedly.'));
     });
     return slot;
   }

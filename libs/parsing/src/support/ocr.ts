@@ -2,6 +2,8 @@ import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Worker as TesseractWorker } from 'tesseract.js';
 import type { BBox, OcrWord } from '../model';
+import { DEFAULT_OCR_IDLE_MS } from '../pool/protocol';
+import { IdleResource } from './idle-resource';
 
 export interface OcrParagraph {
   text: string;
@@ -20,16 +22,33 @@ export interface OcrResult {
 /** The English LSTM model shipped in @tesseract.js-data/eng: nothing is downloaded at run time. */
 const LANG_PATH = join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
 
-let shared: Promise<TesseractWorker> | undefined;
+async function openEngine(): Promise<TesseractWorker> {
+  const w = await createWorker('eng', OEM.LSTM_ONLY, { langPath: LANG_PATH, cacheMethod: 'none', gzip: true });
+  // Tesseract's diagnostics ("Estimating resolution ...") go nowhere instead of the service's stdout.
+  await w.setParameters({ preserve_interword_spaces: '0', debug_file: '/dev/null' });
+  return w;
+}
 
-/** One Tesseract instance per parsing thread, created on first use and reused across documents. */
-function engine(): Promise<TesseractWorker> {
-  shared ??= createWorker('eng', OEM.LSTM_ONLY, { langPath: LANG_PATH, cacheMethod: 'none', gzip: true }).then(async (w) => {
-    // Tesseract's diagnostics ("Estimating resolution ...") go nowhere instead of the service's stdout.
-    await w.setParameters({ preserve_interword_spaces: '0', debug_file: '/dev/null' });
-    return w;
-  });
-  return shared;
+/**
+ * The Tesseract instance of this parsing thread: a thread of its own with a WebAssembly heap of
+ * hundreds of MiB that never shrinks. It is created on first use, reused while pages keep coming,
+ * and ended once idle (DEFAULT_OCR_IDLE_MS; 0 in a thread that parses one document and ends).
+ */
+const engines = new IdleResource(openEngine, (w) => w.terminate(), DEFAULT_OCR_IDLE_MS);
+
+/** How long the OCR engine outlives the last document that used it (setOcrIdleMs(0): ended with the document). */
+export function setOcrIdleMs(ms: number): void {
+  engines.setIdleMs(ms);
+}
+
+/** Whether this thread holds an OCR engine now, and how many it opened and ended. */
+export function ocrEngineStats(): { open: boolean; opened: number; ended: number } {
+  return engines.stats;
+}
+
+/** Runs `work` (a document's parse) holding the OCR engine: it is not ended between its pages. */
+export function holdingOcrEngine<R>(work: () => Promise<R>): Promise<R> {
+  return engines.hold(work);
 }
 
 /**
@@ -37,8 +56,11 @@ function engine(): Promise<TesseractWorker> {
  * image pixels. `layout` 'auto' finds columns and blocks; 'block' reads the page as one block,
  * which survives skew that defeats the automatic layout.
  */
-export async function recognize(image: Buffer, layout: 'auto' | 'block' = 'auto'): Promise<OcrResult> {
-  const w = await engine();
+export function recognize(image: Buffer, layout: 'auto' | 'block' = 'auto'): Promise<OcrResult> {
+  return engines.hold(async () => read(await engines.get(), image, layout));
+}
+
+async function read(w: TesseractWorker, image: Buffer, layout: 'auto' | 'block'): Promise<OcrResult> {
   await w.setParameters({ tessedit_pageseg_mode: layout === 'auto' ? PSM.AUTO : PSM.SINGLE_BLOCK });
   let data;
   try {
@@ -97,7 +119,13 @@ export async function recognizeOriented(png: Buffer, checkpoint: () => void): Pr
   const { width = 0, height = 0 } = await sharp(png).metadata();
   // Orientation is probed on a reduced copy of large images, then read at full size.
   const k = Math.min(1, Math.sqrt(PROBE_PIXELS / Math.max(1, width * height)));
-  const probe = k < 1 ? await sharp(png).resize({ width: Math.round(width * k) }).png({ compressionLevel: 1 }).toBuffer() : png;
+  const probe =
+    k < 1
+      ? await sharp(png)
+          .resize({ width: Math.round(width * k) })
+          .png({ compressionLevel: 1 })
+          .toBuffer()
+      : png;
   let bestScore = k < 1 ? (await recognize(probe)).score : first.score;
   let bestAngle = 0;
   let bestResult: OcrResult | undefined;
@@ -157,6 +185,11 @@ function unskew(angle: number, cx: number, cy: number): (b: BBox) => BBox {
     ].map(([x, y]) => [cx + (x - cx) * cos - (y - cy) * sin, cy + (x - cx) * sin + (y - cy) * cos]);
     const xs = pts.map((p) => p[0]);
     const ys = pts.map((p) => p[1]);
-    return { x0: Math.round(Math.min(...xs)), y0: Math.round(Math.min(...ys)), x1: Math.round(Math.max(...xs)), y1: Math.round(Math.max(...ys)) };
+    return {
+      x0: Math.round(Math.min(...xs)),
+      y0: Math.round(Math.min(...ys)),
+      x1: Math.round(Math.max(...xs)),
+      y1: Math.round(Math.max(...ys)),
+    };
   };
 }
