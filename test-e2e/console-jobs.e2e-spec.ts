@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDocintelClient, unwrap, uploadMultipart, waitForIndexedFile, type DocintelClient } from '@docintel/api-client';
 import { REPO_ROOT, TestStack } from '@docintel/testing';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { DESKTOP, documentPathPattern, launchChromium, openPage, PHONE, pickOption, screenshot, tabTo, waitUntil } from './support/console';
 
 /**
@@ -33,6 +33,11 @@ describe('the web console: collections and jobs', () => {
   const corpus = (path: string) => new Uint8Array(readFileSync(join(REPO_ROOT, '..', 'shared', 'corpus', path)));
   const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
   const url = (path: string) => `${stack.baseUrl}${path}`;
+  /** Clicks a download button and reads what the browser saved. */
+  const downloaded = async (button: Locator): Promise<{ name: string; text: string }> => {
+    const [file] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    return { name: file.suggestedFilename(), text: readFileSync((await file.path()) as string, 'utf8') };
+  };
   const terminal = (status: string) => page.locator(`[data-job-status="${status}"]`).first().waitFor({ timeout: 90_000 });
 
   beforeAll(async () => {
@@ -272,6 +277,11 @@ describe('the web console: collections and jobs', () => {
     await terminal('SUCCESS');
     const table = page.locator('[data-file-results="invoice.txt"] tr[data-meta="invoice total"]');
     await table.locator('[data-answer="1,250"]').waitFor();
+    // The values as a spreadsheet: one row per file and field, the number unformatted.
+    const saved = await downloaded(page.getByRole('button', { name: 'Download CSV' }));
+    expect(saved.name).toMatch(/\.csv$/);
+    expect(saved.text.split('\r\n')[0]).toBe('file,field,value,found,confidence,explanation');
+    expect(saved.text).toMatch(/\r\ninvoice\.txt,invoice total,1250,true,(0\.\d+|1),"Read from invoice\.txt/);
     await table.getByRole('button', { name: /Citations of invoice total/ }).click();
     await page.locator('[data-citation="invoice.txt"]').first().waitFor();
     await screenshot(page, 'jobs-extraction');
@@ -298,6 +308,9 @@ describe('the web console: collections and jobs', () => {
       .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
     expect(rows.map(([product, price]) => [product.startsWith('Widget'), price.startsWith('4.75')])[0]).toEqual([true, true]);
     expect(rows[1][0]).toMatch(/^Gadget/);
+    // The rows as a spreadsheet, under the column labels.
+    const saved = await downloaded(page.getByRole('button', { name: 'Download CSV' }));
+    expect(saved.text).toBe('product,price\r\nWidget,4.75\r\nGadget,12.5\r\n');
     await table.getByRole('button', { name: 'Citations of row 1, price' }).click();
     const link = page.locator('[data-citation="prices.csv"]').first().getByRole('link');
     // The CRLF file's second line holds Widget's price.

@@ -5,7 +5,8 @@ import { useAsync } from '../../lib/use-async';
 import { Link } from '../../router/router';
 import { paths } from '../../router/routes';
 import { useApi } from '../../session/session';
-import { CellCitations, ConfidenceBadge, JobStatusCard, TypedAnswer } from './components';
+import { CellCitations, ConfidenceBadge, ExportButtons, JobStatusCard, TypedAnswer } from './components';
+import { extractionCsv } from './export';
 import { confidenceBand } from './confidence';
 import { useJob, useJobOutputs, useRunAgain } from './job-api';
 import { JobForm, RemoveRowButton, useJobSubmit, useRows } from './job-form';
@@ -139,6 +140,14 @@ function ExtractionJob({ jobId }: { jobId: string }) {
         </Alert>
       ) : null}
       {!results && status && !outputsError && <Loader size="sm" aria-label="Loading values" />}
+      {results && results.results.length > 0 && (
+        <ExportButtons
+          jobId={jobId}
+          name={state.job?.name}
+          csv={() => extractionCsv(results.results, (id) => names.data?.get(id) ?? id)}
+          json={() => results}
+        />
+      )}
       {groups.map((g) => {
         const name = names.data?.get(g.fileId) ?? '…';
         return (

@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { describeError, unwrap } from '../../api/client';
 import { paths } from '../../router/routes';
 import { useApi } from '../../session/session';
-import { CellCitations, JobStatusCard } from './components';
+import { CellCitations, ExportButtons, JobStatusCard } from './components';
+import { tableCsv } from './export';
 import { useJob, useJobOutputs, useRunAgain } from './job-api';
 import { JobForm, RemoveRowButton, useJobSubmit, useRows } from './job-form';
 import { filesInput, TargetPicker, type Target } from './pickers';
@@ -152,6 +153,9 @@ function TableJob({ jobId }: { jobId: string }) {
               <Text size="sm" c="dimmed">
                 {extraction.explanation}
               </Text>
+            )}
+            {rows.length > 0 && (
+              <ExportButtons jobId={jobId} name={state.job?.name} csv={() => tableCsv(extraction)} json={() => extraction} />
             )}
             {rows.length === 0 ? (
               <Text data-rows="0">No row was found.</Text>

@@ -5,6 +5,7 @@ import { describeError } from '../../api/client';
 import { Link } from '../../router/router';
 import { citationTarget, documentLink } from '../document/links';
 import { citationsFor, describeTarget, type Reference } from './citations';
+import { download, exportName } from './export';
 import { confidenceView, engineLabel } from './confidence';
 import { formatSeconds, isTerminal, jobTimes, progressOf, typedValue, typeLabel, type AnswerType, type DataValue } from './values';
 
@@ -289,5 +290,27 @@ export function CellCitations({
         </Stack>
       </Popover.Dropdown>
     </Popover>
+  );
+}
+
+/** "Download CSV" and "Download JSON" of a job's results; the file is named after the job. */
+export function ExportButtons(props: { jobId: string; name?: string; csv: () => string; json: () => unknown }) {
+  return (
+    <Group gap="xs" justify="flex-end">
+      <Button
+        variant="default"
+        size="xs"
+        onClick={() => download(exportName(props.name, props.jobId, 'csv'), props.csv(), 'text/csv;charset=utf-8')}
+      >
+        Download CSV
+      </Button>
+      <Button
+        variant="default"
+        size="xs"
+        onClick={() => download(exportName(props.name, props.jobId, 'json'), JSON.stringify(props.json(), null, 2), 'application/json')}
+      >
+        Download JSON
+      </Button>
+    </Group>
   );
 }
