@@ -286,6 +286,14 @@ describe('the web console: collections and jobs', () => {
     await page.locator('[data-citation="invoice.txt"]').first().waitFor();
     await screenshot(page, 'jobs-extraction');
     await page.keyboard.press('Escape');
+
+    // A reload keeps what was asked in the form: the field, its type and its description.
+    await page.reload();
+    const field = page.getByLabel('Field 1', { exact: true });
+    for (let i = 0; i < 50 && (await field.inputValue()) !== 'invoice total'; i++) await page.waitForTimeout(100);
+    expect(await field.inputValue()).toBe('invoice total');
+    expect(await page.getByLabel('Type of field 1').inputValue()).toBe('FLOAT');
+    expect(await page.getByLabel('Description of field 1').inputValue()).toBe('What is the invoice total?');
   });
 
   it("extracts a table's rows from a CSV file, each cell citing its line", async () => {

@@ -9,7 +9,7 @@ import { CellCitations, ConfidenceBadge, ExportButtons, JobStatusCard, TypedAnsw
 import { extractionCsv } from './export';
 import { confidenceBand } from './confidence';
 import { useJob, useJobOutputs, useRunAgain } from './job-api';
-import { JobForm, RemoveRowButton, useJobSubmit, useRows } from './job-form';
+import { JobForm, RemoveRowButton, targetOf, useJobSubmit, useRefill, useRows } from './job-form';
 import { filesInput, TargetPicker, type Target } from './pickers';
 import { DATA_TYPES, resultsByFile, type DataType } from './values';
 
@@ -31,6 +31,22 @@ export function ExtractionPanel({ jobId }: { jobId: string | null }) {
   const [target, setTarget] = useState<Target>({ mode: 'files', fileIds: [] });
   const metas = useRows<MetaDraft>(() => [blank()]);
   const form = useJobSubmit();
+  useRefill(
+    jobId,
+    metas.rows.every((m) => !m.meta.trim()) && !filesInput(target),
+    (id, signal) => unwrap(api.GET('/api/core/extraction/jobs/{jobId}/inputs', { params: { path: { jobId: id } }, signal })),
+    (inputs) => {
+      metas.replace(
+        inputs.metas.map((m) => ({
+          meta: m.meta,
+          dataType: m.answerType?.dataType ?? 'STRING',
+          multiValued: m.answerType?.multiValued ?? false,
+          description: m.description ?? '',
+        })),
+      );
+      setTarget(targetOf(inputs.files));
+    },
+  );
 
   const submit = () => {
     const files = filesInput(target);

@@ -1,5 +1,5 @@
 import { Alert, Badge, Card, Checkbox, Group, Loader, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { describeError, unwrap } from '../../api/client';
 import { useAsync } from '../../lib/use-async';
 import { paths } from '../../router/routes';
@@ -8,7 +8,7 @@ import { Citations, ConfidenceBadge, EngineNote, JobStatusCard, NotFound, TypedA
 import { confidenceBand } from './confidence';
 import classes from './jobs.module.css';
 import { useJob, useJobOutputs, useRunAgain } from './job-api';
-import { JobForm, RemoveRowButton, useJobSubmit, useRows } from './job-form';
+import { JobForm, RemoveRowButton, targetOf, useJobSubmit, useRefill, useRows } from './job-form';
 import { filesInput, TargetPicker, type Target } from './pickers';
 import { DATA_TYPES, splitList, type DataType } from './values';
 
@@ -42,25 +42,15 @@ export function QaPanel({ jobId }: { jobId: string | null }) {
   const questions = useRows<QuestionDraft>(() => [blank()]);
   const form = useJobSubmit();
 
-  // A job's page opened with an empty form (a reload, Back from a citation, a past job): the form
-  // shows what that job asked, ready to change and ask again. A form already written is left alone.
-  const pristine = useRef(true);
-  pristine.current = questions.rows.every((q) => !q.question.trim()) && !filesInput(target);
-  const replaceQuestions = questions.replace;
-  useEffect(() => {
-    if (!jobId || !pristine.current) return;
-    const controller = new AbortController();
-    unwrap(api.GET('/api/core/qa/jobs/{jobId}/inputs', { params: { path: { jobId } }, signal: controller.signal })).then(
-      (inputs) => {
-        if (controller.signal.aborted || !pristine.current) return;
-        replaceQuestions(inputs.questions.map(draftOf));
-        const collectionId = inputs.files.collectionIds?.[0];
-        setTarget(collectionId ? { mode: 'collection', collectionId } : { mode: 'files', fileIds: inputs.files.fileIds ?? [] });
-      },
-      () => undefined, // the job's card says what went wrong
-    );
-    return () => controller.abort();
-  }, [api, jobId, replaceQuestions]);
+  useRefill(
+    jobId,
+    questions.rows.every((q) => !q.question.trim()) && !filesInput(target),
+    (id, signal) => unwrap(api.GET('/api/core/qa/jobs/{jobId}/inputs', { params: { path: { jobId: id } }, signal })),
+    (inputs) => {
+      questions.replace(inputs.questions.map(draftOf));
+      setTarget(targetOf(inputs.files));
+    },
+  );
 
   const submit = () => {
     const files = filesInput(target);

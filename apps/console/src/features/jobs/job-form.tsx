@@ -1,7 +1,8 @@
 import { ActionIcon, Alert, Button, Card, Group, Stack } from '@mantine/core';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { describeError } from '../../api/client';
 import { navigate } from '../../router/router';
+import type { Target } from './pickers';
 
 /** A list of draft rows (questions, fields, columns) edited in place. */
 export function useRows<T>(initial: () => T[]) {
@@ -83,4 +84,36 @@ export function RemoveRowButton({ label, onClick, hidden }: { label: string; onC
       ×
     </ActionIcon>
   );
+}
+
+/** What a job was run on, as the form's target. */
+export function targetOf(files: { fileIds?: string[]; collectionIds?: string[] }): Target {
+  const collectionId = files.collectionIds?.[0];
+  return collectionId ? { mode: 'collection', collectionId } : { mode: 'files', fileIds: files.fileIds ?? [] };
+}
+
+/**
+ * A job's page opened with an empty form (a reload, Back from a citation, a past job): the form is
+ * filled with what that job was given (`readInputs`, then `fill`), ready to change and run again.
+ * A form already written is left alone; a failed read leaves it empty (the job's card says why).
+ */
+export function useRefill<I>(
+  jobId: string | null,
+  pristine: boolean,
+  readInputs: (jobId: string, signal: AbortSignal) => Promise<I>,
+  fill: (inputs: I) => void,
+): void {
+  const state = useRef({ pristine, readInputs, fill });
+  state.current = { pristine, readInputs, fill };
+  useEffect(() => {
+    if (!jobId || !state.current.pristine) return;
+    const controller = new AbortController();
+    state.current.readInputs(jobId, controller.signal).then(
+      (inputs) => {
+        if (!controller.signal.aborted && state.current.pristine) state.current.fill(inputs);
+      },
+      () => undefined,
+    );
+    return () => controller.abort();
+  }, [jobId]);
 }

@@ -99,7 +99,15 @@ export class PdfParser implements Parser {
       await page.render({ canvasContext: context, viewport, canvas }).promise;
       const png = canvas.toBuffer('image/png');
       ctx.checkpoint();
-      return ocrParagraphs(await recognizeOriented(png, ctx.checkpoint), n, 1 / scale);
+      // A page's OCR that fails (on a busy machine an engine that could not start, which the next
+      // call opens afresh) is tried once more before the page is given up as unreadable.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return ocrParagraphs(await recognizeOriented(png, ctx.checkpoint), n, 1 / scale);
+        } catch (e) {
+          if (ParseError.isParseError(e) || attempt >= 2) throw e;
+        }
+      }
     } catch (e) {
       if (ParseError.isParseError(e)) throw e;
       return [];
