@@ -28,16 +28,7 @@ export class SearchController {
   @ApiErrors(400, 401, 415)
   async search(@Body() body: SearchPassagesRequestDto, @Caller() ctx: RpcContext): Promise<SearchPassagesReplyDto> {
     const { passages } = await this.rpc.call(PassagesSearch, { query: body.query, limit: body.limit, fileIds: body.fileIds }, ctx);
-    return {
-      passages: passages.map((p) => ({
-        id: p.id,
-        fileId: p.fileId,
-        fileName: p.fileName,
-        nodeType: p.nodeType,
-        text: p.text,
-        headings: p.headings,
-        score: p.score,
-      })),
-    };
+    // The wire shape is the passage without its segments (positions are for citations, not search hits).
+    return { passages: passages.map(({ segments: _segments, ...hit }) => hit) };
   }
 }
