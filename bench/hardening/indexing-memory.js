@@ -169,6 +169,40 @@ async function embedSide(files) {
   };
 }
 
+/**
+ * Which indexing steps hold messages (JetStream consumers with acks pending) when indexing-service's
+ * RSS is highest: sampled every second, the five samples of highest RSS kept.
+ */
+async function stepSampler(natsUrl, prefix, readRssMib) {
+  const { connect } = require('nats');
+  const nc = await connect({ servers: natsUrl.split(','), timeout: 5000 });
+  const jsm = await nc.jetstreamManager();
+  const samples = [];
+  const t0 = Date.now();
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const busy = {};
+      for await (const s of jsm.streams.list()) {
+        if (!s.config.name.startsWith(`${prefix}_`)) continue;
+        for await (const c of jsm.consumers.list(s.config.name)) {
+          if (c.num_ack_pending > 0) busy[c.name] = c.num_ack_pending;
+        }
+      }
+      samples.push({ second: Math.round((Date.now() - t0) / 1000), rssMib: readRssMib(), busy });
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop.catch(() => undefined);
+      await nc.close();
+      return [...samples].sort((a, b) => b.rssMib - a.rssMib).slice(0, 5);
+    },
+  };
+}
+
 async function wholeStack(files) {
   const { startHardeningStack } = require('./stack');
   const { call, must, upload, poll } = require('./runner');
@@ -188,6 +222,7 @@ async function wholeStack(files) {
     };
     const rss = peakSampler(rssKib, 250);
     const startRssMib = mib(rssKib());
+    const steps = await stepSampler(stack.env.NATS_URL, stack.env.NATS_PREFIX, () => mib(rssKib()));
     const put = async (key, bytes) => {
       const res = await upload(url, token, providerId, key, bytes);
       if (res.status !== 201) throw new Error(`upload of ${key}: ${res.status} ${res.text.slice(0, 200)}`);
@@ -224,6 +259,7 @@ async function wholeStack(files) {
     }
     const peakRssMib = mib(rss.peak());
     rss.stop();
+    const busiest = await steps.stop();
     return {
       mode: 'whole stack',
       startRssMib,
@@ -233,6 +269,7 @@ async function wholeStack(files) {
       smallFile,
       failedStatusReads: failedReads,
       peakRssOfEveryService: stack.peakRssMib(),
+      stepsAtHighestRss: busiest,
     };
   } finally {
     await stack.stop();

@@ -73,6 +73,14 @@ export class IndexingEnv extends ServiceEnv {
   PIPELINE_LARGE_FILE_BATCHES = 10;
 
   /**
+   * Steps of large files (their lanes: parsing, node_embedding, passage_indexing,
+   * formula_augmentation, ontologies) one replica runs at once. Each holds hundreds of MiB for a
+   * 400-page PDF; two at once took the process past 1 GiB. Small files' lanes never wait for it.
+   */
+  @IsIntegerVar(1, 16, 'must be an integer')
+  PIPELINE_LARGE_FILE_WORK = 1;
+
+  /**
    * How far V8's old space grows past what the last full collection kept before the next one, in
    * percent (50: 1.5x), for the whole process; V8 alone would take up to 4x under a burst. Lower
    * keeps the peak nearer what is in use, at the cost of more collections (heap-growth.ts).

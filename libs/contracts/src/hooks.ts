@@ -159,6 +159,8 @@ export interface StepProgress {
   failedBatches: number;
   /** Nodes the run offered to the step (all nodes for node_embedding, formula candidates for formula_augmentation). */
   totalNodes: number;
+  /** 0-based positions of the batches counted: a batch delivered twice (after a restart, or an ack deadline passed) counts once. */
+  countedBatches?: number[];
   /** Why the step did not run (SKIPPED), or the rule's reason for the last batch it skipped. */
   reason: string | null;
   lastError: string | null;

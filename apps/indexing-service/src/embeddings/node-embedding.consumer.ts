@@ -61,7 +61,7 @@ export class NodeEmbeddingConsumer implements DurableHandler<NodeBatchCreatedEve
 
   async handle(event: NodeBatchCreatedEvent, delivery: Delivery): Promise<void> {
     if (laneOf(event, this.env) !== this.lane) return;
-    const run: StepRun = { requestedTime: event.requestedTime, generation: event.generation };
+    const run: StepRun = { requestedTime: event.requestedTime, generation: event.generation, batch: event.batch };
     const file = await this.state.load(event.fileId);
     // Deleted, or a newer tree replaced this one (its nodes are gone): nothing to embed.
     if (!file || file.namespaceId !== event.namespaceId || file.currentGeneration !== event.generation) return;
@@ -138,7 +138,7 @@ export class NodeEmbeddingConsumer implements DurableHandler<NodeBatchCreatedEve
 }
 
 /** node_embedding's lane for large files (pipeline/lanes.ts): the same work, on its own durable consumer. */
-@DurableWorker({ ...NODE_EMBEDDING_WORKER, durable: 'node_embedding_large' })
+@DurableWorker({ ...NODE_EMBEDDING_WORKER, durable: 'node_embedding_large', largeFiles: true })
 @Injectable()
 export class LargeFileNodeEmbeddingConsumer extends NodeEmbeddingConsumer {
   protected override readonly lane: Lane = 'large';

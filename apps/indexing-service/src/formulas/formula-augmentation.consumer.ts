@@ -41,7 +41,7 @@ export class FormulaAugmentationConsumer implements DurableHandler<NodeUpdatedEv
 
   async handle(event: NodeUpdatedEvent, delivery: Delivery): Promise<void> {
     if (event.reason === 'augmented') return; // our own announcement
-    const run: StepRun = { requestedTime: event.requestedTime, generation: event.generation };
+    const run: StepRun = { requestedTime: event.requestedTime, generation: event.generation, batch: event.batch };
     const file = await this.state.load(event.fileId);
     if (!file || file.namespaceId !== event.namespaceId || file.currentGeneration !== event.generation) return;
     if (fileLane(file.additionalInfo, this.env) !== this.lane) return;
@@ -119,7 +119,7 @@ export class FormulaAugmentationConsumer implements DurableHandler<NodeUpdatedEv
 }
 
 /** formula_augmentation's lane for large files (pipeline/lanes.ts): the same work, on its own durable consumer. */
-@DurableWorker({ message: Hooks.nodeUpdated, durable: 'formula_augmentation_large', concurrency: 1, maxMessages: 1 })
+@DurableWorker({ message: Hooks.nodeUpdated, durable: 'formula_augmentation_large', concurrency: 1, maxMessages: 1, largeFiles: true })
 @Injectable()
 export class LargeFileFormulaAugmentationConsumer extends FormulaAugmentationConsumer {
   protected override readonly lane: Lane = 'large';

@@ -129,7 +129,7 @@ export class OntologiesConsumer implements DurableHandler<OntologiesWork> {
 }
 
 /** The ontologies' lane for large files (pipeline/lanes.ts): the same work, on its own durable consumer. */
-@DurableWorker({ message: Work.indexingOntologies, durable: 'indexing_ontologies_large', concurrency: 1, maxMessages: 1 })
+@DurableWorker({ message: Work.indexingOntologies, durable: 'indexing_ontologies_large', concurrency: 1, maxMessages: 1, largeFiles: true })
 @Injectable()
 export class LargeFileOntologiesConsumer extends OntologiesConsumer {
   protected override readonly lane: Lane = 'large';

@@ -333,7 +333,7 @@ export class CorpusParsingConsumer implements DurableHandler<RootNodeCreatedEven
  * the request): they parse one at a time in a thread of their own (Parsers), so one consumer takes
  * them, and a batch of large files never fills the consumers small files are parsed by.
  */
-@DurableWorker({ ...CORPUS_PARSING_WORKER, durable: 'corpus_parsing_large', concurrency: 1 })
+@DurableWorker({ ...CORPUS_PARSING_WORKER, durable: 'corpus_parsing_large', concurrency: 1, largeFiles: true })
 @Injectable()
 export class LargeFileCorpusParsingConsumer extends CorpusParsingConsumer {
   protected override readonly lane: Lane = 'large';

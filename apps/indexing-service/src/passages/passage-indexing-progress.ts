@@ -3,7 +3,7 @@ import type { StepProgress } from '@docintel/contracts';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import { PROGRESS_KEYS } from '../pipeline/progress-keys';
 import { RunSettlement } from '../pipeline/run-settlement';
-import { settledStatus, type BatchOutcome, type StepRun } from '../pipeline/step-progress';
+import { countOnce, settledStatus, type BatchOutcome, type StepRun } from '../pipeline/step-progress';
 
 /** additionalInfos.passage_indexing */
 export const PASSAGE_INDEXING_KEY = PROGRESS_KEYS.passages;
@@ -84,8 +84,10 @@ export class PassageIndexingProgressRecorder {
   private async count(fileId: string, run: StepRun, nodes: number, outcome: BatchOutcome): Promise<void> {
     await this.state.updateInfo<PassageIndexingProgress>(fileId, PASSAGE_INDEXING_KEY, (p) => {
       if (!p || compareRuns(p, run) !== 0) return undefined;
+      const once = countOnce(p, run);
+      if (!once) return undefined;
       const next: PassageIndexingProgress = {
-        ...p,
+        ...once,
         batchesDone: Math.min(p.batches, p.batchesDone + 1),
         totalNodes: p.unplanned ? p.totalNodes + nodes : p.totalNodes,
         updatedTime: Date.now(),

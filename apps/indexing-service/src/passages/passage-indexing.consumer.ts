@@ -42,7 +42,7 @@ export class PassageIndexingConsumer implements DurableHandler<NodeBatchCreatedE
 
   async handle(event: NodeBatchCreatedEvent, delivery: Delivery): Promise<void> {
     if (laneOf(event, this.env) !== this.lane) return;
-    const run: StepRun = { requestedTime: event.requestedTime, generation: event.generation };
+    const run: StepRun = { requestedTime: event.requestedTime, generation: event.generation, batch: event.batch };
     const file = await this.state.load(event.fileId);
     // Deleted, or a newer tree replaced this one (its nodes are gone): nothing to index.
     if (!file || file.namespaceId !== event.namespaceId || file.currentGeneration !== event.generation) return;
@@ -103,7 +103,7 @@ export class PassageIndexingConsumer implements DurableHandler<NodeBatchCreatedE
 }
 
 /** passage_indexing's lane for large files (pipeline/lanes.ts): the same work, on its own durable consumer. */
-@DurableWorker({ message: Hooks.nodeBatchCreated, durable: 'passage_indexing_large', concurrency: 1, maxMessages: 1 })
+@DurableWorker({ message: Hooks.nodeBatchCreated, durable: 'passage_indexing_large', concurrency: 1, maxMessages: 1, largeFiles: true })
 @Injectable()
 export class LargeFilePassageIndexingConsumer extends PassageIndexingConsumer {
   protected override readonly lane: Lane = 'large';

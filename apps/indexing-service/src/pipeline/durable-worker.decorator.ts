@@ -31,6 +31,11 @@ export interface DurableWorkerOptions<T extends object> {
   ackWaitMs?: WorkerSetting;
   /** Messages fetched ahead per handler loop (default 4); their ack deadline runs while they wait. */
   maxMessages?: number;
+  /**
+   * A lane for large files: its deliveries take a turn of the replica's large-file work
+   * (PIPELINE_LARGE_FILE_WORK at once, across every step), waiting with their deadline extended.
+   */
+  largeFiles?: boolean;
 }
 
 export const DURABLE_WORKER = Symbol('DURABLE_WORKER');

@@ -4,6 +4,7 @@ import { JetStream, type RunningConsumer } from '@docintel/messaging';
 import { LOGGER, Metrics, type IndexingMetrics, type Logger } from '@docintel/observability';
 import { SERVICE_ENV } from '@docintel/runtime';
 import type { IndexingEnv } from '../indexing.env';
+import { WorkGate } from './work-gate';
 import { durableWorkerOptions, type DurableHandler, type DurableWorkerOptions, type WorkerSetting } from './durable-worker.decorator';
 
 interface RunningWorker {
@@ -23,6 +24,8 @@ interface RunningWorker {
 export class DurableWorkers implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly running: RunningWorker[] = [];
   private readonly figures: IndexingMetrics;
+  /** Each step of a large file holds hundreds of MiB (a 400-page PDF's parse, its texts, its vectors): one such step at a time keeps the replica's peak that of one. */
+  private readonly largeFileWork: WorkGate;
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -32,6 +35,7 @@ export class DurableWorkers implements OnApplicationBootstrap, BeforeApplication
     metrics: Metrics,
   ) {
     this.figures = metrics.indexing;
+    this.largeFileWork = new WorkGate(env.PIPELINE_LARGE_FILE_WORK);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -51,22 +55,26 @@ export class DurableWorkers implements OnApplicationBootstrap, BeforeApplication
     this.running.push(worker);
     const maxDeliver = this.env.PIPELINE_MAX_DELIVER;
     const concurrency = this.setting(options.concurrency, 1);
+    const ackWaitMs = this.setting(options.ackWaitMs, 60_000);
     for (let i = 0; i < concurrency; i++) {
       worker.consumers.push(
         await this.jetstream.consume({
           message: options.message,
           durable: options.durable,
           maxDeliver,
-          ackWaitMs: this.setting(options.ackWaitMs, 60_000),
+          ackWaitMs,
           maxMessages: options.maxMessages ?? 4,
-          handler: (payload, meta) =>
-            this.measured(options.durable, meta.deliveryCount >= maxDeliver, () =>
-              handler.handle(payload, {
-                deliveryCount: meta.deliveryCount,
-                lastDelivery: meta.deliveryCount >= maxDeliver,
-                progress: meta.progress,
-              }),
-            ),
+          handler: (payload, meta) => {
+            const work = () =>
+              this.measured(options.durable, meta.deliveryCount >= maxDeliver, () =>
+                handler.handle(payload, {
+                  deliveryCount: meta.deliveryCount,
+                  lastDelivery: meta.deliveryCount >= maxDeliver,
+                  progress: meta.progress,
+                }),
+              );
+            return options.largeFiles ? this.largeFileWork.run(work, meta.progress, ackWaitMs / 3) : work();
+          },
         }),
       );
     }
@@ -89,6 +97,7 @@ export class DurableWorkers implements OnApplicationBootstrap, BeforeApplication
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    this.largeFileWork.close();
     for (const { options, handler } of this.running) {
       try {
         await handler.interrupt?.();

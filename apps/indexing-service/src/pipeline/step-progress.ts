@@ -7,6 +7,8 @@ import { RunSettlement } from './run-settlement';
 export interface StepRun {
   requestedTime: number;
   generation: number;
+  /** The batch's position in the run, when the message carries one. */
+  batch?: number;
 }
 
 export type BatchOutcome =
@@ -16,6 +18,18 @@ export type BatchOutcome =
 
 const sameRun = (p: StepProgress | undefined, run: StepRun): p is StepProgress =>
   !!p && p.requestedTime === run.requestedTime && p.generation === run.generation;
+
+/**
+ * The record with the run's batch marked counted, or undefined when it was counted already: the
+ * same message can be delivered again after its work was done (a restart before the ack, or an
+ * ack deadline that passed), and counting it twice would settle the step before its last batch.
+ */
+export function countOnce<P extends StepProgress>(p: P, run: StepRun): P | undefined {
+  if (run.batch === undefined) return { ...p };
+  const counted = p.countedBatches ?? [];
+  if (counted.includes(run.batch)) return undefined;
+  return { ...p, countedBatches: [...counted, run.batch] };
+}
 
 /** The step's status once `p` counts its batches: still RUNNING until every batch is accounted for. */
 export function settledStatus(p: StepProgress, counted: number): StepProgress['status'] {
@@ -72,8 +86,10 @@ export class StepProgressRecorder {
   private count(fileId: string, key: string, counter: string, run: StepRun, outcome: BatchOutcome): Promise<StepProgress | undefined> {
     return this.state.updateInfo<StepProgress & Record<string, unknown>>(fileId, key, (p) => {
       if (!sameRun(p, run)) return undefined;
+      const once = countOnce(p, run);
+      if (!once) return undefined;
       const next: StepProgress & Record<string, unknown> = {
-        ...p,
+        ...once,
         batchesDone: Math.min(p.batches, p.batchesDone + 1),
         updatedTime: Date.now(),
       };
