@@ -1,7 +1,15 @@
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createDocintelClient, unwrap, uploadMultipart, waitForIndexedFile, waitForJob, type DocintelClient } from '@docintel/api-client';
-import { TestStack } from '@docintel/testing';
+import { REPO_ROOT, TestStack } from '@docintel/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DESKTOP, launchChromium, openPage, screenshot, waitUntil } from './support/console';
+
+/** A step's screenshot, copied over the one docs/console.md shows when CONSOLE_README_SCREENSHOT=1. */
+async function readmeScreenshot(page: Page, name: string, image: string): Promise<void> {
+  const shot = await screenshot(page, name);
+  if (process.env.CONSOLE_README_SCREENSHOT === '1') copyFileSync(shot, join(REPO_ROOT, 'docs', 'images', image));
+}
 
 /**
  * The console's job card through a busy server, in a real browser against the started services:
@@ -64,7 +72,7 @@ describe('the web console: a busy server, running a job again, past jobs', () =>
     await busy.waitFor({ timeout: 30_000 });
     expect(await busy.textContent()).toMatch(/The server is busy \(.*\[5\d\d\]\)\. Still following this job/);
     expect(await page.getByText('Could not follow this job').count()).toBe(0);
-    await screenshot(page, 'job-server-busy');
+    await readmeScreenshot(page, 'job-server-busy', 'console-job-busy.png');
 
     await stack.startApp('job-orchestrator');
     await page.locator('[data-job-status="SUCCESS"]').waitFor({ timeout: 60_000 });
@@ -107,7 +115,7 @@ describe('the web console: a busy server, running a job again, past jobs', () =>
     expect(await history.getByRole('link', { name: 'to run again' }).count()).toBe(2);
     expect(await history.locator('[data-listed-status="ABORTED"]').count()).toBe(1);
     await history.scrollIntoViewIfNeeded();
-    await screenshot(page, 'job-history');
+    await readmeScreenshot(page, 'job-history', 'console-job-history.png');
 
     await history.getByRole('link', { name: 'to run again' }).first().click();
     await page.waitForURL(/\/jobs\/qa\?job=/);
@@ -159,7 +167,7 @@ describe('the web console: a busy server, running a job again, past jobs', () =>
     expect(await answer.locator('[data-answer]').first().getAttribute('data-answer')).toMatch(/980/);
     expect(await answer.getByRole('link').count()).toBeGreaterThan(0);
     expect(page.url()).toMatch(/\/ask\?q=What\+is\+the\+invoice\+total%3F&job=/);
-    await screenshot(page, 'ask-everything');
+    await readmeScreenshot(page, 'ask-everything', 'console-ask-everything.png');
 
     // Reload: the same answer, no second job.
     const before = (await unwrap(api.GET('/api/core/qa/jobs', { params: { query: { page: 0, pageSize: 50 } } }))).totalElements;
@@ -198,7 +206,7 @@ describe('the web console: a busy server, running a job again, past jobs', () =>
 
     await page.getByRole('button', { name: 'Index this folder (3 files)' }).click();
     await row('note-3.txt').locator('[data-status="SUCCESS"]').waitFor({ timeout: 90_000 });
-    await screenshot(page, 'items-bulk-index');
+    await readmeScreenshot(page, 'items-bulk-index', 'console-items-bulk.png');
 
     // The indexed files of the provider, narrowed by a part of the name.
     await page.goto(url(`/providers/${providerId}/files`));

@@ -1,7 +1,21 @@
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { TestStack } from '@docintel/testing';
+import { unwrap, waitForJob } from '@docintel/api-client';
+import { REPO_ROOT, TestStack } from '@docintel/testing';
 import { documentLink } from '../apps/console/src/features/document/links';
-import { canvasInk, DESKTOP, followInApp, launchChromium, openPage, PHONE, screenshot, waitUntil } from './support/console';
+import { sentenceStarts } from '../apps/console/src/features/document/quote';
+import {
+  canvasInk,
+  DESKTOP,
+  documentPathPattern,
+  followInApp,
+  launchChromium,
+  openPage,
+  PHONE,
+  screenshot,
+  waitUntil,
+} from './support/console';
 import { Indexer } from './support/indexing';
 
 interface Node {
@@ -18,7 +32,9 @@ const flatten = (n: Node): Node[] => [n, ...n.children.flatMap(flatten)];
  * The document view in a real browser against the started services: a born-digital PDF (three
  * pages, a table on the third) rendered by pdf.js with its node boxes, an HTML page with a table
  * and a text file with a formula as readable documents, and links built by documentLink (as job
- * citations are) opening the view at a node, on its page, highlighted and focused.
+ * citations are) opening the view at a node, on its page, highlighted and focused. A QA job's
+ * citation marks the sentence it quotes (a CSV's, the cell); on a phone, a box's label stays off
+ * its box and a CSV's cells keep their words whole, the table scrolling sideways.
  */
 describe('the console document view', () => {
   let stack: TestStack;
@@ -27,7 +43,16 @@ describe('the console document view', () => {
   let context: BrowserContext;
   let page: Page;
   let errors: string[];
-  const files: Record<'pdf' | 'html' | 'text', { id: string; nodes: Node[] }> = {} as never;
+  const files: Record<'pdf' | 'html' | 'text' | 'contract' | 'csv', { id: string; nodes: Node[] }> = {} as never;
+  const CONTRACT_TERMS =
+    'This agreement starts on 1 May 2026. Either party may end it with a notice period of 90 days. Payments are due monthly.';
+  /** Cells of single long words: a phone cannot show them side by side without scrolling. */
+  const PARTS = [
+    'part,specification,price',
+    'Widget,Thermoregulation_coefficient_nominal_value,4.75',
+    'Gadget,Electromagnetic_interference_shielding_grade,12.50',
+    '',
+  ].join('\n');
 
   const url = (path: string) => `${stack.baseUrl}${path}`;
   const node = (file: keyof typeof files, type: string, text: string): Node => {
@@ -53,9 +78,11 @@ describe('the console document view', () => {
       pdf: await alice.index('docs/multicolumn.pdf', { corpus: 'pdf/pypdf-samples_multicolumn.pdf' }),
       html: await alice.index('docs/example.html', { corpus: 'html/docling_example_03.html' }),
       text: await alice.index('docs/notes.txt', { bytes: text }),
+      contract: await alice.index('docs/contract.txt', { bytes: `Service agreement\n\n${CONTRACT_TERMS}\n` }),
+      csv: await alice.index('docs/parts.csv', { bytes: PARTS }),
     };
     for (const [name, f] of Object.entries(created) as Array<[keyof typeof files, { id: { id: string } }]>) {
-      const settled = await alice.stepsSettled(f.id.id, ['formula_augmentation']);
+      const settled = await alice.stepsSettled(f.id.id, ['formula_augmentation', 'passage_indexing']);
       expect([name, settled.lastIndexationInfos.status]).toEqual([name, 'SUCCESS']);
       const res = await alice.call('GET', `/api/core/files/${f.id.id}/document`);
       files[name] = { id: f.id.id, nodes: flatten((await res.json()) as Node) };
@@ -179,6 +206,83 @@ describe('the console document view', () => {
     await screenshot(page, 'document-text');
   });
 
+  /** Asks one question of one file as a QA job, opens the job's page and follows the answer's first citation. */
+  const followCitation = async (file: keyof typeof files, question: string, dataType: 'STRING' | 'FLOAT') => {
+    const job = await unwrap(
+      alice.api.POST('/api/core/qa/jobs', {
+        body: { files: { fileIds: [files[file].id] }, questions: [{ id: 'q1', question, answerType: { dataType, multiValued: false } }] },
+      }),
+    );
+    const done = await waitForJob(alice.api, 'qa', job.jobId, {
+      initialDelayMs: 300,
+      factor: 1.5,
+      maxDelayMs: 2000,
+      signal: AbortSignal.timeout(90_000),
+    });
+    expect(done.status).toBe('SUCCESS');
+    await page.goto(url(`/jobs/qa?job=${job.jobId}`));
+    const link = page.locator('[data-question="q1"] [data-citation]').first().getByRole('link');
+    await link.click();
+    await page.waitForURL(documentPathPattern(files[file].id));
+    await page.locator('[data-document-tree] [data-highlighted="true"]').waitFor();
+  };
+
+  it("marks the sentence a QA answer's citation quotes, not its whole paragraph; a CSV citation marks the cell", async () => {
+    await followCitation('contract', 'What is the notice period?', 'STRING');
+    const cited = page.locator('[data-document-tree] [data-highlighted="true"]');
+    await expect(cited.getAttribute('data-node-id')).resolves.toBe(node('contract', 'paragraph', CONTRACT_TERMS).id);
+    const marks = page.locator('[data-document-tree] mark');
+    await expect(marks.count()).resolves.toBe(1);
+    await expect(marks.textContent()).resolves.toBe('Either party may end it with a notice period of 90 days.');
+    // Only the sentence is coloured: the paragraph keeps its outline, not its fill.
+    const fill = (selector: string) =>
+      page.evaluate<string, string>((sel) => getComputedStyle(document.querySelector(sel) as Element).backgroundColor, selector);
+    expect(await fill('[data-document-tree] [data-highlighted="true"]')).toBe('rgba(0, 0, 0, 0)');
+    expect(await fill('[data-document-tree] mark')).not.toBe('rgba(0, 0, 0, 0)');
+    const sentenceShot = await screenshot(page, 'document-cited-sentence');
+    if (process.env.CONSOLE_README_SCREENSHOT === '1')
+      copyFileSync(sentenceShot, join(REPO_ROOT, 'docs', 'images', 'console-cited-sentence.png'));
+
+    // A quote the node does not hold: the whole paragraph stays the highlight.
+    const terms = node('contract', 'paragraph', CONTRACT_TERMS);
+    await followInApp(page, documentLink(files.contract.id, { nodeId: terms.id, quote: 'a notice period of 120 days' }));
+    await waitUntil(page, `document.querySelectorAll('[data-document-tree] mark').length === 0`);
+    await expect(cited.getAttribute('data-node-id')).resolves.toBe(terms.id);
+    expect(await fill('[data-document-tree] [data-highlighted="true"]')).not.toBe('rgba(0, 0, 0, 0)');
+
+    // A CSV: the cited cell, not its row.
+    await followCitation('csv', 'What is the price of the Gadget?', 'FLOAT');
+    await expect(cited.evaluate((el) => [el.tagName, el.textContent])).resolves.toEqual(['TD', '12.50']);
+    await expect(page.locator('[data-document-tree] tr[data-highlighted="true"]').count()).resolves.toBe(0);
+    await expect(marks.count()).resolves.toBe(0);
+  });
+
+  it("marks a PDF paragraph's quoted sentence under the page and in the text view", async () => {
+    // A paragraph of page 1 of several sentences, and a few words of its second.
+    const paragraph = files.pdf.nodes.find(
+      (n) => n.type === 'paragraph' && n.positions.some((p) => p.page_number === 1) && sentenceStarts(n.text).length >= 3,
+    ) as Node;
+    expect(paragraph).toBeDefined();
+    const [, second, third] = sentenceStarts(paragraph.text);
+    const sentence = paragraph.text.slice(second, third).trim();
+    // Three words first found in that sentence: the quote an answer would carry.
+    const split = sentence.split(/\s+/);
+    const words = split
+      .map((_, i) => split.slice(i, i + 3).join(' '))
+      .find((w) => {
+        const at = paragraph.text.replace(/\s+/g, ' ').indexOf(w);
+        return at >= paragraph.text.slice(0, second).replace(/\s+/g, ' ').length;
+      }) as string;
+    expect(words).toBeDefined();
+    await page.goto(url(documentLink(files.pdf.id, { nodeId: paragraph.id, page: 1, quote: words })));
+    await page.locator(`[data-box][data-node-id="${paragraph.id}"][data-highlighted="true"]`).waitFor({ timeout: 30_000 });
+    await expect(page.locator('[data-cited-quote] mark').textContent()).resolves.toBe(sentence);
+
+    await page.locator('label', { hasText: /^Text$/ }).click();
+    await expect(page.locator('[data-document-tree] mark').textContent()).resolves.toBe(sentence);
+    await expect(page.locator('[data-document-tree] [data-highlighted="true"]').getAttribute('data-node-id')).resolves.toBe(paragraph.id);
+  });
+
   it('is readable on a phone: the page fits the screen and a citation link still lands on its cell', async () => {
     const token = await stack.token('default', 'reader@example.com');
     const phone = await openPage(browser, PHONE, token);
@@ -191,6 +295,53 @@ describe('the console document view', () => {
       const canvasBox = await phone.page.locator('canvas').boundingBox();
       expect(canvasBox && canvasBox.width).toBeLessThanOrEqual(PHONE.width);
       await screenshot(phone.page, 'document-phone');
+
+      // A box's label goes above or below the box by the height it measures, never over it: a long
+      // paragraph's label wraps to more lines on a phone than the estimate it is first placed with.
+      await phone.page.getByRole('button', { name: 'Page 1', exact: true }).click();
+      await expect(phone.page.locator('[data-page-status]').textContent()).resolves.toBe('Page 1 of 3');
+      const boxes = phone.page.locator('[data-box][data-type="paragraph"]');
+      await boxes.first().waitFor();
+      const pageTop = (await phone.page.locator('[data-page="1"]').boundingBox())?.y ?? 0;
+      let checked = 0;
+      for (let i = 0; i < (await boxes.count()) && checked < 3; i++) {
+        const box = boxes.nth(i);
+        const id = (await box.getAttribute('data-node-id')) as string;
+        const text = files.pdf.nodes.find((n) => n.id === id)?.text ?? '';
+        const rect = await box.boundingBox();
+        // Long text, and room above the box for the first estimate: where an unmeasured label would cover it.
+        if (!rect || text.length < 160 || rect.y - pageTop < 120) continue;
+        await box.focus();
+        const shown = phone.page.locator('[data-box-label]');
+        await shown.waitFor();
+        await phone.page.waitForTimeout(50);
+        const tag = (await shown.boundingBox()) as { x: number; y: number; width: number; height: number };
+        const now = (await box.boundingBox()) as { x: number; y: number; width: number; height: number };
+        expect(tag.height).toBeGreaterThan(52);
+        const apart = tag.y + tag.height <= now.y + 0.5 || tag.y >= now.y + now.height - 0.5;
+        expect([id, apart]).toEqual([id, true]);
+        checked++;
+      }
+      expect(checked).toBeGreaterThan(0);
+      await screenshot(phone.page, 'document-phone-label');
+
+      // A CSV's cells keep their words whole, each on one line: the table scrolls sideways instead.
+      await phone.page.goto(url(documentLink(files.csv.id)));
+      const cell = phone.page.locator('[data-document-tree] td', { hasText: 'Electromagnetic_interference_shielding_grade' });
+      await cell.waitFor();
+      const layout = await cell.evaluate((td) => {
+        const range = document.createRange();
+        range.selectNodeContents(td.querySelector('span') as Node);
+        const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        const wrap = td.closest('[role="region"]') as HTMLElement;
+        wrap.scrollLeft = 80;
+        return { lines: lines.size, wide: wrap.scrollWidth - wrap.clientWidth, scrolled: wrap.scrollLeft };
+      });
+      expect(layout.lines).toBe(1);
+      expect(layout.wide).toBeGreaterThan(0);
+      expect(layout.scrolled).toBeGreaterThan(0);
+      expect(await phone.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
+      await screenshot(phone.page, 'document-phone-csv');
       expect(phone.errors).toEqual([]);
     } finally {
       await phone.context.close();

@@ -162,6 +162,10 @@ describe('the web console: collections and jobs', () => {
     const jobUrl = page.url();
     await link.click();
     await page.waitForURL(documentPathPattern(invoiceId));
+    // The document marks the sentence the answer was read from, not the whole paragraph.
+    await expect(page.locator('[data-document-tree] mark').textContent()).resolves.toBe(
+      'The invoice total is 1,250 EUR, due on 12 March 2026.',
+    );
     // A reload of the job's URL shows its answers again.
     await page.goto(jobUrl);
     await page.locator('[data-question="q1"] [data-answer="1,250"]').waitFor();
@@ -301,9 +305,11 @@ describe('the web console: collections and jobs', () => {
     await page.waitForURL(/\/jobs\/table$/);
     await pickOption(page, 'Files', 'billing/prices.csv');
     await page.getByLabel('What one row is').fill('Product');
+    await page.getByLabel('Description of the table').fill('The price list');
     await page.getByLabel('Column 1', { exact: true }).fill('product');
     await page.getByLabel('Column 2', { exact: true }).fill('price');
     await page.getByLabel('Type of column 2').selectOption('ENTITY_COLUMN_TYPE_FLOAT');
+    await page.getByLabel('Description of column 2').fill('Unit price in EUR');
     await page.getByRole('button', { name: 'Add a column' }).click();
     await page.getByRole('button', { name: 'Remove column 3' }).click();
     await page.getByRole('button', { name: 'Extract rows' }).click();
@@ -325,6 +331,35 @@ describe('the web console: collections and jobs', () => {
     expect(await link.getAttribute('href')).toMatch(/[?&]line=2(&|$)/);
     await screenshot(page, 'jobs-table');
     await page.keyboard.press('Escape');
+
+    // A reload keeps what was asked in the form: the file, what a row is, the table's description and its columns.
+    const jobId = new URL(page.url()).searchParams.get('job') as string;
+    await page.reload();
+    const form = page.getByRole('form', { name: 'New table extraction' });
+    const column = page.getByLabel('Column 1', { exact: true });
+    for (let i = 0; i < 50 && (await column.inputValue()) !== 'product'; i++) await page.waitForTimeout(100);
+    expect(await column.inputValue()).toBe('product');
+    expect(await page.getByLabel('What one row is').inputValue()).toBe('Product');
+    expect(await page.getByLabel('Description of the table').inputValue()).toBe('The price list');
+    expect(await page.getByLabel('Column 2', { exact: true }).inputValue()).toBe('price');
+    expect(await page.getByLabel('Type of column 2').inputValue()).toBe('ENTITY_COLUMN_TYPE_FLOAT');
+    expect(await page.getByLabel('Description of column 2').inputValue()).toBe('Unit price in EUR');
+    expect(await page.getByLabel('Column 1 identifies the row').isChecked()).toBe(true);
+    expect(await page.getByLabel('Column 2 identifies the row').isChecked()).toBe(false);
+    await expect(page.getByLabel('Column 3', { exact: true }).count()).resolves.toBe(0);
+    await form.getByText('billing/prices.csv').waitFor();
+    // Sent again unchanged, it is the same job: the same schema over the same file.
+    await page.getByRole('button', { name: 'Extract rows' }).click();
+    await page.waitForURL((u) => u.searchParams.has('job') && u.searchParams.get('job') !== jobId);
+    const again = new URL(page.url()).searchParams.get('job') as string;
+    const [before, after] = await Promise.all(
+      [jobId, again].map((id) =>
+        unwrap(api.GET('/api/core/multi-dim-extraction/jobs/{jobId}/inputs', { params: { path: { jobId: id } } })),
+      ),
+    );
+    expect(after).toEqual(before);
+    expect(after.schema).toMatchObject({ name: 'Product', description: 'The price list' });
+    await terminal('SUCCESS');
   });
 
   it('finds the files similar to one, with scores', async () => {

@@ -1,6 +1,7 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { createDocintelClient, unwrap, uploadMultipart } from '@docintel/api-client';
 import { REPO_ROOT, TestStack } from '@docintel/testing';
 import { DESKTOP, launchChromium, openPage, PHONE, screenshot, waitUntil } from './support/console';
 
@@ -231,6 +232,40 @@ describe('the web console', () => {
       // Nothing wider than the screen.
       expect(await phone.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
       await screenshot(phone.page, 'phone-files');
+
+      // A name with no place to break makes the items table wider than the phone: the table scrolls
+      // sideways and its ⋯ column stays in view (and can be tapped) wherever it is scrolled to.
+      const api = createDocintelClient({ baseUrl: stack.baseUrl, token });
+      const providerId = (await unwrap(api.GET('/api/core/providers', { params: { query: { page: 0, pageSize: 20 } } }))).data[0].id.id;
+      const long = 'Quarterly_financial_statement_of_the_northern_region_2026.txt';
+      await uploadMultipart(api, { providerId, key: `wide/${long}`, body: 'Figures.\n', mediaType: 'text/plain' });
+      await phone.page.goto(url(`/providers/${providerId}/items?key=wide%2F`));
+      const actions = phone.page.getByRole('button', { name: `Actions for ${long}` });
+      await actions.waitFor();
+      const viewport = phone.page.locator('[data-scrollarea-viewport]', { has: phone.page.getByRole('table', { name: 'Items' }) });
+      const scroll = (left: number) =>
+        viewport.evaluate((el, x) => {
+          el.scrollLeft = x;
+          return { left: el.scrollLeft, wide: el.scrollWidth - el.clientWidth };
+        }, left);
+      const inView = async () => {
+        const button = (await actions.boundingBox()) as { x: number; y: number; width: number; height: number };
+        const area = (await viewport.boundingBox()) as { x: number; width: number };
+        const hit = await actions.evaluate(
+          (el, [x, y]) => el.contains(document.elementFromPoint(x, y)),
+          [button.x + button.width / 2, button.y + button.height / 2],
+        );
+        return button.x >= area.x && button.x + button.width <= Math.min(area.x + area.width, PHONE.width) && hit;
+      };
+      const start = await scroll(0);
+      expect(start.wide).toBeGreaterThan(40);
+      expect(await inView()).toBe(true);
+      expect((await scroll(Math.round(start.wide / 2))).left).toBeGreaterThan(0);
+      expect(await inView()).toBe(true);
+      expect(await phone.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
+      await screenshot(phone.page, 'phone-items-actions');
+      await actions.click();
+      await phone.page.getByRole('menuitem', { name: 'Rename' }).waitFor();
       expect(phone.errors).toEqual([]);
     } finally {
       await phone.context.close();

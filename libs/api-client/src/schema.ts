@@ -1349,6 +1349,8 @@ export interface components {
       nodeId?: string;
       /** @description BBOX {page_number, bbox} for PDFs and images, CELL {sheet_name, row, col} for spreadsheets, LINE {line_number, column_index_start, column_index_stop} for text, CSV, JSON, XML and HTML (lines of the source), PARAGRAPH {paragraph_index, column_index_start, column_index_stop} for DOCX and DOC */
       positions: Record<string, unknown>[];
+      /** @description Extension: the words of `content` the answer was read from, when narrower than the node */
+      quote?: string;
       /** @enum {string} */
       type: 'DOCUMENT_STATEMENT';
     };

@@ -444,6 +444,8 @@ export class DocumentStatementDto {
   })
   positions: Position[];
   @ApiPropertyOptional({ description: 'Extension: the document node cited' }) nodeId?: string;
+  @ApiPropertyOptional({ description: 'Extension: the words of `content` the answer was read from, when narrower than the node' })
+  quote?: string;
 }
 
 /** An annotation (EliseAnnotation). */

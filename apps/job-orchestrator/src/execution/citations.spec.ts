@@ -23,12 +23,28 @@ const line: PassageDto = {
   text: 'The fee is 90 EUR.',
   headings: [],
   score: 1,
-  segments: [{ nodeId: 'p', nodeType: 'paragraph', start: 0, end: 18, positions: [{ type: 'LINE', line_number: 4, column_index_start: 2, column_index_stop: 20 }] }],
+  segments: [
+    {
+      nodeId: 'p',
+      nodeType: 'paragraph',
+      start: 0,
+      end: 18,
+      positions: [{ type: 'LINE', line_number: 4, column_index_start: 2, column_index_stop: 20 }],
+    },
+  ],
 };
 const pdf: PassageDto = {
   ...line,
   id: 'pdf',
-  segments: [{ nodeId: 'q', nodeType: 'paragraph', start: 0, end: 18, positions: [{ type: 'BBOX', page_number: 2, bbox: { x0: 1, y0: 2, x1: 3, y1: 4 } }] }],
+  segments: [
+    {
+      nodeId: 'q',
+      nodeType: 'paragraph',
+      start: 0,
+      end: 18,
+      positions: [{ type: 'BBOX', page_number: 2, bbox: { x0: 1, y0: 2, x1: 3, y1: 4 } }],
+    },
+  ],
 };
 
 describe('citationsToAnnotations', () => {
@@ -47,6 +63,12 @@ describe('citationsToAnnotations', () => {
     const [a] = citationsToAnnotations([{ passageId: 'line', start: 11, end: 13 }], [line]);
     expect(a.data.positions).toEqual([{ type: 'LINE', line_number: 4, column_index_start: 13, column_index_stop: 15 }]);
     expect(a.data.content).toBe('The fee is 90 EUR.');
+    expect(a.data.quote).toBe('90');
+  });
+
+  it('gives no quote when the whole node is cited', () => {
+    const [a] = citationsToAnnotations([{ passageId: 'line', start: 0, end: 18 }], [line]);
+    expect(a.data.quote).toBeUndefined();
   });
 
   it('narrows a paragraph of several lines to the lines and columns cited', () => {
@@ -70,7 +92,9 @@ describe('citationsToAnnotations', () => {
     };
     const at = paragraph.text.indexOf('90');
     const [a] = citationsToAnnotations([{ passageId: 'para', start: at, end: at + 2 }], [paragraph]);
-    expect(a.data.positions).toEqual([{ type: 'LINE', line_number: 4, column_index_start: 2 + at - 17, column_index_stop: 2 + at - 17 + 2 }]);
+    expect(a.data.positions).toEqual([
+      { type: 'LINE', line_number: 4, column_index_start: 2 + at - 17, column_index_stop: 2 + at - 17 + 2 },
+    ]);
     const across = citationsToAnnotations([{ passageId: 'para', start: 6, end: 22 }], [paragraph])[0];
     expect(across.data.positions).toEqual([
       { type: 'LINE', line_number: 3, column_index_start: 6, column_index_stop: 16 },

@@ -32,6 +32,7 @@ export function citationsToAnnotations(citations: Citation[], passages: PassageD
       const from = Math.max(start, segment.start) - segment.start;
       const to = Math.min(end, segment.end) - segment.start;
       const content = passage.text.slice(segment.start, segment.end).trim() || passage.text.slice(start, end);
+      const quote = passage.text.slice(Math.max(start, segment.start), Math.min(end, segment.end)).trim();
       out.push({
         id: randomUUID(),
         data: {
@@ -41,6 +42,7 @@ export function citationsToAnnotations(citations: Citation[], passages: PassageD
           documentId: passage.fileId,
           positions: linePositionsOf(segment.positions, segment.end - segment.start, from, Math.max(from, to)),
           nodeId: segment.nodeId,
+          ...(quote && quote.length < content.length && { quote: quote.slice(0, MAX_CONTENT) }),
         },
       });
     }

@@ -5,10 +5,12 @@ import { useAsync } from '../../lib/use-async';
 import { Link } from '../../router/router';
 import { paths } from '../../router/routes';
 import { useApi } from '../../session/session';
+import classes from './document.module.css';
 import { DocumentTree } from './DocumentTree';
 import { hasTarget, targetQuery, type DocumentTarget } from './links';
 import { openPdf, type PDFDocumentProxy } from './pdf';
 import { ImageView, PdfView, type PageTarget } from './PageView';
+import { citedSentence, type TextRange } from './quote';
 import { indexTree, nodeLabel, pageCount, resolveTarget, type DocumentNode } from './tree';
 
 type Kind = 'pdf' | 'image' | 'tree';
@@ -55,6 +57,8 @@ export function DocumentPage({ fileId, target }: { fileId: string; target: Docum
   const focusKey = targetQuery(target);
   // The route makes a new target object on every render: the query string is its identity.
   const resolved = useMemo(() => (index ? resolveTarget(index, target) : null), [index, focusKey]);
+  // The sentence of the cited node the citation quotes; null when only the whole node can be told.
+  const mark = useMemo(() => (resolved?.node ? citedSentence(resolved.node, target) : null), [resolved, focusKey]);
 
   const kind = file.data ? kindOf(file.data) : null;
   const [unreadable, setUnreadable] = useState(false);
@@ -88,7 +92,7 @@ export function DocumentPage({ fileId, target }: { fileId: string; target: Docum
   if (!file.data || !index || !resolved) return <Loader aria-label="Loading document" />;
 
   const f = file.data;
-  const pageTarget: PageTarget = { highlightId: resolved.node?.id ?? null, citedBox: resolved.box, focusKey };
+  const pageTarget: PageTarget = { highlightId: resolved.node?.id ?? null, mark, citedBox: resolved.box, focusKey };
   const paged = (kind === 'pdf' || (picture && !unreadable)) && mode === 'pages';
   const missed = hasTarget(target) && !resolved.node && !resolved.box && resolved.page === null;
 
@@ -126,7 +130,7 @@ export function DocumentPage({ fileId, target }: { fileId: string; target: Docum
       <Loader aria-label="Loading image" />
     );
   } else {
-    view = <TreeView root={index.root} highlightId={resolved.node?.id ?? null} focusKey={focusKey} name={f.name} />;
+    view = <TreeView root={index.root} highlightId={resolved.node?.id ?? null} mark={mark} focusKey={focusKey} name={f.name} />;
   }
 
   return (
@@ -173,8 +177,18 @@ export function DocumentPage({ fileId, target }: { fileId: string; target: Docum
           {resolved.page ? ` (page ${resolved.page})` : ''}
         </Text>
       )}
+      {resolved.node && mark && paged && <CitedSentence text={resolved.node.text} mark={mark} />}
       {view}
     </Stack>
+  );
+}
+
+/** On a page, where only the node's box is drawn: the sentence the citation quotes, in words. */
+function CitedSentence({ text, mark }: { text: string; mark: TextRange }) {
+  return (
+    <Text size="sm" data-cited-quote>
+      Cited: “<mark className={classes.cited}>{text.slice(mark.start, mark.end)}</mark>”
+    </Text>
   );
 }
 
@@ -189,11 +203,13 @@ function describeKind(kind: Kind | null, f: IndexedFile, pages: number): string 
 function TreeView({
   root,
   highlightId,
+  mark,
   focusKey,
   name,
 }: {
   root: DocumentNode;
   highlightId: string | null;
+  mark: TextRange | null;
   focusKey: string;
   name: string;
 }) {
@@ -205,11 +221,18 @@ function TreeView({
     if (!el) return;
     done.current = focusKey;
     el.focus({ preventScroll: true });
-    el.scrollIntoView({ block: 'center' });
+    // A long paragraph may not fit the screen: its cited sentence is what must be seen.
+    (el.querySelector<HTMLElement>('[data-cited-sentence]') ?? el).scrollIntoView({ block: 'center' });
   });
   return (
     <div ref={box}>
-      <DocumentTree root={root} highlightId={highlightId} label={`${name}, as read`} lineNumbers={!/\.(html?|xhtml)$/i.test(name)} />
+      <DocumentTree
+        root={root}
+        highlightId={highlightId}
+        mark={mark}
+        label={`${name}, as read`}
+        lineNumbers={!/\.(html?|xhtml)$/i.test(name)}
+      />
     </div>
   );
 }

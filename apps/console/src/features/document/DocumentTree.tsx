@@ -3,15 +3,32 @@ import katex from 'katex';
 import 'katex/dist/katex.min.css';
 import { createContext, useContext, useMemo, type HTMLAttributes, type ReactNode } from 'react';
 import classes from './document.module.css';
+import { markRuns, type TextRange } from './quote';
 import { formulaLatex, lineRange, pageOf, tableRows, textRuns, typeName, type DocumentNode } from './tree';
 
 /** What every node of a rendered tree needs to know: which node is highlighted. */
 const Highlight = createContext<string | null>(null);
 
-/** Highlights the node `id` in the tables, formulas and trees rendered inside. */
-export const HighlightProvider = ({ id, children }: { id: string | null; children: ReactNode }) => (
-  <Highlight.Provider value={id}>{children}</Highlight.Provider>
+/** The cited sentence of the highlighted node, marked in its text; null marks nothing (the whole node is cited). */
+export type CitedMark = TextRange | null;
+const Mark = createContext<CitedMark>(null);
+
+/** Highlights the node `id` (and in it the sentence `mark`) in the tables, formulas and trees rendered inside. */
+export const HighlightProvider = ({ id, mark = null, children }: { id: string | null; mark?: CitedMark; children: ReactNode }) => (
+  <Highlight.Provider value={id}>
+    <Mark.Provider value={id ? mark : null}>{children}</Mark.Provider>
+  </Highlight.Provider>
 );
+
+/** The nodes whose text is rendered by Runs, where a sentence can be marked; others stay highlighted whole. */
+const MARKABLE: ReadonlySet<DocumentNode['type']> = new Set<DocumentNode['type']>(['heading', 'paragraph', 'list_item', 'cell', 'row']);
+
+/** The range to mark in `node`'s text, when it is the highlighted node and a sentence of it is cited. */
+function useMark(node: DocumentNode): CitedMark {
+  const highlighted = useContext(Highlight) === node.id;
+  const mark = useContext(Mark);
+  return highlighted && MARKABLE.has(node.type) ? mark : null;
+}
 
 /** The DOM id of a node's element in the readable document (overlay boxes use `box-<id>`). */
 export const nodeElementId = (nodeId: string) => `node-${nodeId}`;
@@ -19,12 +36,15 @@ export const nodeElementId = (nodeId: string) => `node-${nodeId}`;
 /** id, data attributes, highlight and focusability of a node's element. */
 function useNodeProps(node: DocumentNode): HTMLAttributes<HTMLElement> & Record<`data-${string}`, string> {
   const highlighted = useContext(Highlight) === node.id;
+  const marked = useMark(node) !== null;
   return {
     id: nodeElementId(node.id),
     className: classes.node,
     'data-node-id': node.id,
     'data-type': node.type,
     'data-highlighted': String(highlighted),
+    // The cited sentence carries the colour; the node keeps only its outline.
+    ...(marked ? { 'data-marked': 'true' } : {}),
     // The highlighted node takes the focus (screen readers read it); tabIndex -1 lets it.
     ...(highlighted ? { tabIndex: -1, 'aria-current': 'location' as const } : {}),
   };
@@ -52,24 +72,26 @@ function LineNo({ node }: { node: DocumentNode }) {
 export function DocumentTree({
   root,
   highlightId,
+  mark = null,
   label,
   lineNumbers = true,
 }: {
   root: DocumentNode;
   highlightId: string | null;
+  mark?: CitedMark;
   label: string;
   lineNumbers?: boolean;
 }) {
   const hasLines = useMemo(() => lineNumbers && carriesLines(root), [root, lineNumbers]);
   return (
     <ShowLines.Provider value={lineNumbers}>
-      <Highlight.Provider value={highlightId}>
+      <HighlightProvider id={highlightId} mark={mark}>
         <Typography>
           <article className={`${classes.doc} ${hasLines ? classes.withLines : ''}`} aria-label={label} data-document-tree>
             <NodeView node={root} />
           </article>
         </Typography>
-      </Highlight.Provider>
+      </HighlightProvider>
     </ShowLines.Provider>
   );
 }
@@ -120,7 +142,7 @@ function NodeView({ node }: { node: DocumentNode }): ReactNode {
       return (
         <Title order={order} {...props}>
           <LineNo node={node} />
-          {node.text}
+          <Runs node={node} />
           <Children node={node} />
         </Title>
       );
@@ -176,18 +198,28 @@ function NodeView({ node }: { node: DocumentNode }): ReactNode {
   }
 }
 
-/** A node's text, with the LaTeX formulas formula_augmentation found in it rendered by KaTeX. */
+/**
+ * A node's text, with the LaTeX formulas formula_augmentation found in it rendered by KaTeX, and
+ * the cited sentence, when the node is cited, in a <mark>.
+ */
 function Runs({ node }: { node: DocumentNode }) {
-  const runs = useMemo(() => textRuns(node), [node]);
+  const mark = useMark(node);
+  const runs = useMemo(() => markRuns(textRuns(node), mark), [node, mark]);
+  const pieces = runs.map((r, i) =>
+    'latex' in r ? <Tex key={i} latex={r.latex} display={false} source={node.text.slice(r.start, r.end)} /> : <span key={i}>{r.text}</span>,
+  );
+  if (!mark) return <>{pieces}</>;
+  // The marked pieces are consecutive: one <mark> around them.
+  const first = runs.findIndex((r) => r.marked);
+  const last = runs.length - 1 - [...runs].reverse().findIndex((r) => r.marked);
+  if (first < 0) return <>{pieces}</>;
   return (
     <>
-      {runs.map((r, i) =>
-        'latex' in r ? (
-          <Tex key={i} latex={r.latex} display={false} source={node.text.slice(r.start, r.end)} />
-        ) : (
-          <span key={i}>{r.text}</span>
-        ),
-      )}
+      {pieces.slice(0, first)}
+      <mark className={classes.cited} data-cited-sentence="">
+        {pieces.slice(first, last + 1)}
+      </mark>
+      {pieces.slice(last + 1)}
     </>
   );
 }

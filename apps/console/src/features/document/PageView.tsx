@@ -7,6 +7,7 @@ import { FormulaView, HighlightProvider, TableView } from './DocumentTree';
 import { fitScale } from './geometry';
 import type { Box } from './links';
 import type { PDFDocumentProxy } from './pdf';
+import type { TextRange } from './quote';
 import { boxesOnPage, nodesOnPage, pagesWith, type TreeIndex } from './tree';
 
 type PDFPageProxy = Awaited<ReturnType<PDFDocumentProxy['getPage']>>;
@@ -14,6 +15,8 @@ type PDFPageProxy = Awaited<ReturnType<PDFDocumentProxy['getPage']>>;
 /** What both page views (PDF, image) are told. */
 export interface PageTarget {
   highlightId: string | null;
+  /** The cited sentence of the highlighted node, marked where its text is shown (a table cell below the page). */
+  mark: TextRange | null;
   citedBox: Box | null;
   /** Changes when the URL names another place: the view then goes there and takes the focus. */
   focusKey: string;
@@ -201,7 +204,7 @@ export function PdfView({
           )}
         </div>
       </div>
-      <HighlightProvider id={target.highlightId}>
+      <HighlightProvider id={target.highlightId} mark={target.mark}>
         <OnThisPage index={index} page={page} onPage={setPage} />
       </HighlightProvider>
     </Stack>

@@ -1,5 +1,5 @@
 import { matchRoute, paths } from '../../router/routes';
-import { citationTarget, documentLink, readDocumentTarget, type DocumentTarget } from './links';
+import { citationTarget, documentLink, hasTarget, MAX_QUOTE, readDocumentTarget, type DocumentTarget } from './links';
 
 const FILE = '3f1c5a52-2f7c-4b5e-8d4e-1a2b3c4d5e6f';
 const NODE = '0d6c3f2e-1111-4222-8333-444455556666';
@@ -89,6 +89,18 @@ describe('documentLink', () => {
     });
     expect(lines).toBe(`/files/${FILE}/document?line=8&lineEnd=9`);
     expect(readBack(lines)).toMatchObject({ target: { line: 8, lineEnd: 9 } });
+  });
+
+  it("carries the quote the view marks the sentence of, cut to a URL's length; a quote alone names no place", () => {
+    const target = { ...citationTarget({ nodeId: NODE, positions: [] }), quote: ' 1,250 EUR ' };
+    const url = documentLink(FILE, target);
+    expect(url).toBe(`/files/${FILE}/document?node=${NODE}&quote=1%2C250+EUR`);
+    expect(readBack(url)).toMatchObject({ target: { nodeId: NODE, quote: '1,250 EUR' } });
+    const long = readDocumentTarget(new URLSearchParams({ node: NODE, quote: 'x'.repeat(MAX_QUOTE + 50) }));
+    expect(long.quote).toHaveLength(MAX_QUOTE);
+    expect(hasTarget({ quote: 'anything' })).toBe(false);
+    expect(hasTarget({ nodeId: NODE, quote: 'anything' })).toBe(true);
+    expect(readDocumentTarget(new URLSearchParams('quote=%20%20'))).toEqual({});
   });
 
   it('takes a target as it is, and paths.document is the same link', () => {

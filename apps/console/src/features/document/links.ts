@@ -33,7 +33,15 @@ export interface DocumentTarget {
   /** Columns on `line` (or in `paragraph`), 0-based, `columnStop` exclusive. */
   columnStart?: number;
   columnStop?: number;
+  /**
+   * Text the citation quotes (the answer as written in the document): the view marks the sentence
+   * of the node that holds it. Not a place by itself: it only narrows the node the rest names.
+   */
+  quote?: string;
 }
+
+/** Longest quote a link carries: enough to find a value or a sentence, short enough for a URL. */
+export const MAX_QUOTE = 300;
 
 /** What a job cites: a DOCUMENT_STATEMENT (`annotation.data`), with its node and positions. */
 export interface CitationLike {
@@ -50,7 +58,10 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 const int = (v: unknown): number | null => (Number.isInteger(v) ? (v as number) : null);
 
 /** The first and last of some numbered spans (lines, paragraphs), and the columns when there is only one. */
-function spanRange(spans: ReadonlyArray<Record<string, unknown>>, key: string): { first: number; last: number; columns?: [number, number] } {
+function spanRange(
+  spans: ReadonlyArray<Record<string, unknown>>,
+  key: string,
+): { first: number; last: number; columns?: [number, number] } {
   const numbers = spans.map((p) => p[key] as number);
   const first = Math.min(...numbers);
   const last = Math.max(...numbers);
@@ -130,6 +141,8 @@ export function targetQuery(target: DocumentTarget): string {
   if (target.paragraph !== undefined) q.set('paragraph', String(target.paragraph));
   if (target.paragraphEnd !== undefined) q.set('paragraphEnd', String(target.paragraphEnd));
   if (target.columnStart !== undefined && target.columnStop !== undefined) q.set('columns', `${target.columnStart}-${target.columnStop}`);
+  const quote = target.quote?.trim();
+  if (quote) q.set('quote', quote.slice(0, MAX_QUOTE));
   return q.toString();
 }
 
@@ -194,8 +207,10 @@ export function readDocumentTarget(query: URLSearchParams): DocumentTarget {
     target.columnStart = Number(columns[1]);
     target.columnStop = Number(columns[2]);
   }
+  const quote = query.get('quote')?.trim();
+  if (quote) target.quote = quote.slice(0, MAX_QUOTE);
   return target;
 }
 
-/** Whether a target names any place at all. */
-export const hasTarget = (t: DocumentTarget): boolean => Object.keys(t).length > 0;
+/** Whether a target names any place at all (a quote alone names none). */
+export const hasTarget = (t: DocumentTarget): boolean => Object.keys(t).some((k) => k !== 'quote');

@@ -200,7 +200,13 @@ function ExtractionJob({ jobId }: { jobId: string }) {
                         )}
                       </Table.Td>
                       <Table.Td>
-                        <CellCitations refs={r.referenceIds} annotations={annotations} label={`${r.meta} in ${name}`} />
+                        <CellCitations
+                          refs={r.referenceIds}
+                          annotations={annotations}
+                          label={`${r.meta} in ${name}`}
+                          // A string at run time; the OpenAPI document types it loosely.
+                          quote={r.found && typeof r.rawValue === 'string' ? r.rawValue : null}
+                        />
                         {!r.found && (
                           <Text size="xs" c="dimmed">
                             {r.explanation}

@@ -193,7 +193,7 @@ export function QaJob({ jobId }: { jobId: string }) {
                 <NotFound reason={r.explanation} />
               )}
               <EngineNote engine={r.engine} />
-              <Citations refs={r.referenceIds} annotations={annotations} />
+              <Citations refs={r.referenceIds} annotations={annotations} quote={r.found ? r.rawValue : null} />
             </Stack>
           </Card>
         );

@@ -6,7 +6,7 @@ import { useApi } from '../../session/session';
 import { CellCitations, ExportButtons, JobStatusCard } from './components';
 import { tableCsv } from './export';
 import { useJob, useJobOutputs, useRunAgain } from './job-api';
-import { JobForm, RemoveRowButton, useJobSubmit, useRows } from './job-form';
+import { JobForm, RemoveRowButton, targetOf, useJobSubmit, useRefill, useRows } from './job-form';
 import { filesInput, TargetPicker, type Target } from './pickers';
 import { columnKey, entityRows, type EntityColumn } from './values';
 
@@ -14,6 +14,7 @@ import { columnKey, entityRows, type EntityColumn } from './values';
 const jobPage = (id: string) => paths.jobs('table', id);
 
 type ColumnType = EntityColumn['type'];
+type ColumnRole = EntityColumn['role'];
 const COLUMN_TYPES: Array<{ value: ColumnType; label: string }> = [
   { value: 'ENTITY_COLUMN_TYPE_STRING', label: 'Text' },
   { value: 'ENTITY_COLUMN_TYPE_INT', label: 'Whole number' },
@@ -26,17 +27,52 @@ interface ColumnDraft {
   type: ColumnType;
   description: string;
   isRowKey: boolean;
+  /** What the form does not show of a column a past job had, sent again as it was. */
+  role: ColumnRole;
+  allowedValues?: string[];
 }
 
-const blank = (isRowKey = false): ColumnDraft => ({ label: '', type: 'ENTITY_COLUMN_TYPE_STRING', description: '', isRowKey });
+const IDENTIFIER: ColumnRole = 'ENTITY_COLUMN_ROLE_IDENTIFIER';
+const VALUE: ColumnRole = 'ENTITY_COLUMN_ROLE_VALUE';
+
+const blank = (isRowKey = false): ColumnDraft => ({
+  label: '',
+  type: 'ENTITY_COLUMN_TYPE_STRING',
+  description: '',
+  isRowKey,
+  role: isRowKey ? IDENTIFIER : VALUE,
+});
+
+/** A past job's column in the form. */
+const draftOf = (c: EntityColumn): ColumnDraft => ({
+  label: c.label,
+  // The form offers the four types; an unspecified one is read as text by the service too.
+  type: COLUMN_TYPES.some((t) => t.value === c.type) ? c.type : 'ENTITY_COLUMN_TYPE_STRING',
+  description: c.description ?? '',
+  isRowKey: c.isRowKey === true,
+  role: c.role,
+  ...(c.allowedValues?.length ? { allowedValues: c.allowedValues } : {}),
+});
 
 /** Multi-dimensional extraction: the columns of a table, read as rows across files, each cell cited. */
 export function TablePanel({ jobId }: { jobId: string | null }) {
   const api = useApi();
   const [target, setTarget] = useState<Target>({ mode: 'files', fileIds: [] });
   const [rowName, setRowName] = useState('');
+  const [description, setDescription] = useState('');
   const columns = useRows<ColumnDraft>(() => [blank(true), blank()]);
   const form = useJobSubmit();
+  useRefill(
+    jobId,
+    columns.rows.every((c) => !c.label.trim()) && !rowName.trim() && !description.trim() && !filesInput(target),
+    (id, signal) => unwrap(api.GET('/api/core/multi-dim-extraction/jobs/{jobId}/inputs', { params: { path: { jobId: id } }, signal })),
+    (inputs) => {
+      setTarget(targetOf(inputs.files));
+      setRowName(inputs.schema.name);
+      setDescription(inputs.schema.description ?? '');
+      if (inputs.schema.columns.length) columns.replace(inputs.schema.columns.map(draftOf));
+    },
+  );
 
   const submit = () => {
     const files = filesInput(target);
@@ -51,15 +87,23 @@ export function TablePanel({ jobId }: { jobId: string | null }) {
         key,
         label: c.label.trim(),
         type: c.type,
-        role: c.isRowKey ? ('ENTITY_COLUMN_ROLE_IDENTIFIER' as const) : ('ENTITY_COLUMN_ROLE_VALUE' as const),
+        role: c.role,
         ...(c.isRowKey ? { isRowKey: true } : {}),
         ...(c.description.trim() ? { description: c.description.trim() } : {}),
+        ...(c.allowedValues ? { allowedValues: c.allowedValues } : {}),
       };
     });
     form.start(
       unwrap(
         api.POST('/api/core/multi-dim-extraction/jobs', {
-          body: { files, schema: { name: rowName.trim() || 'Row', columns: schemaColumns } },
+          body: {
+            files,
+            schema: {
+              name: rowName.trim() || 'Row',
+              ...(description.trim() ? { description: description.trim() } : {}),
+              columns: schemaColumns,
+            },
+          },
         }),
       ),
       jobPage,
@@ -82,6 +126,12 @@ export function TablePanel({ jobId }: { jobId: string | null }) {
           placeholder="Invoice line, trial arm, product…"
           value={rowName}
           onChange={(e) => setRowName(e.currentTarget.value)}
+        />
+        <TextInput
+          label="Description of the table"
+          placeholder="The lines of each invoice, one per product"
+          value={description}
+          onChange={(e) => setDescription(e.currentTarget.value)}
         />
         {columns.rows.map((c, i) => (
           <Group key={i} align="flex-end" wrap="wrap" gap="xs">
@@ -108,7 +158,10 @@ export function TablePanel({ jobId }: { jobId: string | null }) {
             <Checkbox
               label="Row key"
               checked={c.isRowKey}
-              onChange={(e) => columns.update(i, { isRowKey: e.currentTarget.checked })}
+              onChange={(e) => {
+                const isRowKey = e.currentTarget.checked;
+                columns.update(i, { isRowKey, role: isRowKey ? IDENTIFIER : c.role === IDENTIFIER ? VALUE : c.role });
+              }}
               mb={8}
               aria-label={`Column ${i + 1} identifies the row`}
             />
@@ -180,7 +233,12 @@ function TableJob({ jobId }: { jobId: string }) {
                               </Text>
                             )}
                             <div>
-                              <CellCitations refs={cell.cell?.referenceIds} annotations={annotations} label={`row ${r + 1}, ${cell.key}`} />
+                              <CellCitations
+                                refs={cell.cell?.referenceIds}
+                                annotations={annotations}
+                                label={`row ${r + 1}, ${cell.key}`}
+                                quote={cell.text}
+                              />
                             </div>
                           </Table.Td>
                         ))}

@@ -219,15 +219,20 @@ export function EngineNote({ engine }: { engine: string | undefined | null }) {
   );
 }
 
-/** One citation: the file, where in it, the quoted text, a link to the document view there. */
-export function CitationItem({ annotation }: { annotation: Annotation }) {
+/**
+ * One citation: the file, where in it, the quoted text, a link to the document view there. `quote`
+ * (the answer as written in the document) lets the view mark the sentence that holds it.
+ */
+export function CitationItem({ annotation, quote }: { annotation: Annotation; quote?: string | null }) {
   const data = annotation.data;
   const target = citationTarget(data);
   const where = describeTarget(target);
+  // The span the answer was read from, when the job names it; else the answer as written.
+  const trimmed = (data.quote ?? quote)?.trim();
   return (
     <div data-citation={data.documentName}>
       <Group gap="xs" wrap="wrap">
-        <Anchor component={Link} href={documentLink(data.documentId, target)} size="sm" fw={500}>
+        <Anchor component={Link} href={documentLink(data.documentId, trimmed ? { ...target, quote: trimmed } : target)} size="sm" fw={500}>
           {data.documentName}
           {where ? `, ${where}` : ''}
         </Anchor>
@@ -243,10 +248,12 @@ export function CitationItem({ annotation }: { annotation: Annotation }) {
 export function Citations({
   refs,
   annotations,
+  quote,
   title = 'Citations',
 }: {
   refs: readonly Reference[] | undefined;
   annotations: Annotation[] | undefined;
+  quote?: string | null;
   title?: string;
 }) {
   const cited = citationsFor(refs, annotations);
@@ -257,7 +264,7 @@ export function Citations({
         {title}
       </Text>
       {cited.map((a) => (
-        <CitationItem key={a.id.id} annotation={a} />
+        <CitationItem key={a.id.id} annotation={a} quote={quote} />
       ))}
     </Stack>
   );
@@ -268,10 +275,12 @@ export function CellCitations({
   refs,
   annotations,
   label,
+  quote,
 }: {
   refs: readonly Reference[] | undefined;
   annotations: Annotation[] | undefined;
   label: string;
+  quote?: string | null;
 }) {
   const cited = citationsFor(refs, annotations);
   if (cited.length === 0) return null;
@@ -285,7 +294,7 @@ export function CellCitations({
       <Popover.Dropdown>
         <Stack gap="xs">
           {cited.map((a) => (
-            <CitationItem key={a.id.id} annotation={a} />
+            <CitationItem key={a.id.id} annotation={a} quote={quote} />
           ))}
         </Stack>
       </Popover.Dropdown>
