@@ -118,7 +118,11 @@ describe('storage hardening on the default configuration', () => {
   describe('numbers and grants that are not what they look like', () => {
     it('refuses limit and expirationMinutes that are not plain decimal digits (1e3, 0x10, +5)', async () => {
       for (const limit of ['1e3', '0x10', '+5']) {
-        const body = await errorBody(await stack.request(acme.path('', { key: '', limit }), { token: acmeToken }), 400, 'VALIDATION_FAILED');
+        const body = await errorBody(
+          await stack.request(acme.path('', { key: '', limit }), { token: acmeToken }),
+          400,
+          'VALIDATION_FAILED',
+        );
         expect(body.details).toContainEqual({ field: 'limit', problem: 'must be an integer' });
       }
       for (const minutes of ['1e3', '0x10', '+5']) {

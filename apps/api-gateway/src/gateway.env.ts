@@ -1,4 +1,10 @@
-import { DEFAULT_MAX_UPLOAD_BYTES, DEFAULT_STORAGE_SERVICE_URL, IsByteCountVar, IsIntegerVar, IsStorageServiceUrlVar } from '@docintel/config';
+import {
+  DEFAULT_MAX_UPLOAD_BYTES,
+  DEFAULT_STORAGE_SERVICE_URL,
+  IsByteCountVar,
+  IsIntegerVar,
+  IsStorageServiceUrlVar,
+} from '@docintel/config';
 import { ServiceEnv } from '@docintel/runtime';
 
 export class GatewayEnv extends ServiceEnv {

@@ -56,7 +56,9 @@ describe('shared environment validators', () => {
       BODY_LIMIT: 2048,
       ENABLED: true,
     });
-    expect(loadConfig(SharedEnv, { PORT: '3000', MAX_UPLOAD_BYTES: '1024', ENABLED: 'no', STORAGE_SERVICE_URL: 'https://storage:8081' })).toMatchObject({
+    expect(
+      loadConfig(SharedEnv, { PORT: '3000', MAX_UPLOAD_BYTES: '1024', ENABLED: 'no', STORAGE_SERVICE_URL: 'https://storage:8081' }),
+    ).toMatchObject({
       PORT: 3000,
       MAX_UPLOAD_BYTES: 1024,
       ENABLED: false,

@@ -13,7 +13,12 @@ function all(...decorators: PropertyDecorator[]): PropertyDecorator {
 
 /** An integer from `min` to `max`, converted from the variable's text; `message` says what kind of integer. */
 export function IsIntegerVar(min: number, max: number, message?: string): PropertyDecorator {
-  return all(Type(() => Number), IsInt(message === undefined ? undefined : { message }), Min(min), Max(max));
+  return all(
+    Type(() => Number),
+    IsInt(message === undefined ? undefined : { message }),
+    Min(min),
+    Max(max),
+  );
 }
 
 /** A TCP port number (0: any free port). */

@@ -179,7 +179,9 @@ export class AgentJobOutputsDto {
   @ApiProperty({ type: [String], description: 'Ids of the annotations the answer cites' })
   referenceIds: string[];
 
-  @ApiPropertyOptional({ description: 'Extension: the conversation the job belongs to (stateful mode), to continue it with conversation_id' })
+  @ApiPropertyOptional({
+    description: 'Extension: the conversation the job belongs to (stateful mode), to continue it with conversation_id',
+  })
   conversationId?: string;
 }
 

@@ -1,13 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
-export type EntityType =
-  | 'FILE'
-  | 'COLLECTION'
-  | 'PROVIDER'
-  | 'POLICY'
-  | 'JOB'
-  | 'ANNOTATION'
-  | 'CONCEPT_NOTE';
+export type EntityType = 'FILE' | 'COLLECTION' | 'PROVIDER' | 'POLICY' | 'JOB' | 'ANNOTATION' | 'CONCEPT_NOTE';
 
 /** `{ id, entityType }`: how the API names any entity. */
 export class EntityIdDto {

@@ -50,7 +50,8 @@ export function toPage<T>(data: T[], totalElements: number, page: number, pageSi
  * is reported as out of range) become a number. `1e3`, `0x10`, `1.5`, ` 7` or `` stay strings and
  * are refused, instead of what Number() would make of them. Numbers (NATS payloads) pass as they are.
  */
-export const decimalInteger = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?[0-9]+$/.test(value) ? Number(value) : value);
+export const decimalInteger = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^-?[0-9]+$/.test(value) ? Number(value) : value;
 
 /** The one problem of a paging number, or null; messages as the API has always given them. */
 function pagingProblem(value: unknown, min: number, max: number, range: { below: string; above: string }): string | null {

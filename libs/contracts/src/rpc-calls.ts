@@ -43,7 +43,14 @@ import {
   type SourceMatchesDto,
 } from './find-similar';
 import { CreateMultiDimJobRequest, MultiDimRowsRequest, type MultiDimJobInputsDto, type MultiDimRowsPart } from './multi-dim';
-import { AgentTraceRequest, CreateAgentJobRequest, ListAgentJobsRequest, type AgentJobInputsDto, type AgentJobOutputsDto, type AgentTraceDto } from './agent';
+import {
+  AgentTraceRequest,
+  CreateAgentJobRequest,
+  ListAgentJobsRequest,
+  type AgentJobInputsDto,
+  type AgentJobOutputsDto,
+  type AgentTraceDto,
+} from './agent';
 import { DocumentRequest, type DocumentReply } from './nodes';
 import type { Page } from './paging';
 import { GetProviderRequest, ListProvidersQueryDto, type ProviderDto } from './providers';
@@ -113,7 +120,10 @@ export const FilesResolve = rpc<ResolveFilesRequest, ResolveFilesReply>(Subjects
 export const PassagesSearch = rpc<PassageSearchRequest, PassageSearchReply>(Subjects.indexing.passagesSearch, PassageSearchRequest);
 export const PassagesAround = rpc<PassagesAroundRequest, PassagesAroundReply>(Subjects.indexing.passagesAround, PassagesAroundRequest);
 export const FilesTables = rpc<FileTablesRequest, FileTablesReply>(Subjects.indexing.filesTables, FileTablesRequest);
-export const SimilarFilesBySource = rpc<SimilarFilesBySourceRequest, SimilarFilesReply>(Subjects.indexing.similarBySource, SimilarFilesBySourceRequest);
+export const SimilarFilesBySource = rpc<SimilarFilesBySourceRequest, SimilarFilesReply>(
+  Subjects.indexing.similarBySource,
+  SimilarFilesBySourceRequest,
+);
 export const SimilarFilesByWork = rpc<SimilarFilesByWorkRequest, Pick<SimilarFilesReply, 'similar' | 'source'>>(
   Subjects.indexing.similarByWork,
   SimilarFilesByWorkRequest,
@@ -124,16 +134,28 @@ export const QaJobsCreate = rpc<CreateQaJobRequest, JobDto>(Subjects.jobs.qaCrea
 export const ExtractionJobsCreate = rpc<CreateExtractionJobRequest, JobDto>(Subjects.jobs.extractionCreate, CreateExtractionJobRequest);
 export const MultiDimJobsCreate = rpc<CreateMultiDimJobRequest, JobDto>(Subjects.jobs.multiDimCreate, CreateMultiDimJobRequest);
 export const MultiDimJobsRows = rpc<MultiDimRowsRequest, MultiDimRowsPart>(Subjects.jobs.multiDimRows, MultiDimRowsRequest);
-export const FindSimilarJobsCreate = rpc<CreateFindSimilarJobRequest, FindSimilarJobHead>(Subjects.jobs.findSimilarCreate, CreateFindSimilarJobRequest);
+export const FindSimilarJobsCreate = rpc<CreateFindSimilarJobRequest, FindSimilarJobHead>(
+  Subjects.jobs.findSimilarCreate,
+  CreateFindSimilarJobRequest,
+);
 export const FindSimilarJobsGet = rpc<FindSimilarJobRefRequest, FindSimilarJobHead>(Subjects.jobs.findSimilarGet, FindSimilarJobRefRequest);
-export const FindSimilarJobsList = rpc<ListFindSimilarJobsRequest, Page<FindSimilarJobHead>>(Subjects.jobs.findSimilarList, ListFindSimilarJobsRequest);
+export const FindSimilarJobsList = rpc<ListFindSimilarJobsRequest, Page<FindSimilarJobHead>>(
+  Subjects.jobs.findSimilarList,
+  ListFindSimilarJobsRequest,
+);
 export const AgentJobsCreate = rpc<CreateAgentJobRequest, JobDto>(Subjects.jobs.agentCreate, CreateAgentJobRequest);
 export const AgentJobsList = rpc<ListAgentJobsRequest, Page<JobDto>>(Subjects.jobs.agentList, ListAgentJobsRequest);
 export const AgentJobsTrace = rpc<AgentTraceRequest, AgentTraceDto>(Subjects.jobs.agentTrace, AgentTraceRequest);
 export const JobsList = rpc<ListJobsRequest, Page<JobDto>>(Subjects.jobs.list, ListJobsRequest);
 export const JobsGet = rpc<JobRefRequest, JobDto>(Subjects.jobs.get, JobRefRequest);
-export const JobsInputs = rpc<JobRefRequest, QaJobInputsDto | ExtractionJobInputsDto | FindSimilarSourcesDto | MultiDimJobInputsDto | AgentJobInputsDto>(Subjects.jobs.inputs, JobRefRequest);
-export const JobsResults = rpc<JobPartRequest, JobPart<QaResultDto | MetaResultDto | SourceMatchesDto | AgentJobOutputsDto>>(Subjects.jobs.results, JobPartRequest);
+export const JobsInputs = rpc<
+  JobRefRequest,
+  QaJobInputsDto | ExtractionJobInputsDto | FindSimilarSourcesDto | MultiDimJobInputsDto | AgentJobInputsDto
+>(Subjects.jobs.inputs, JobRefRequest);
+export const JobsResults = rpc<JobPartRequest, JobPart<QaResultDto | MetaResultDto | SourceMatchesDto | AgentJobOutputsDto>>(
+  Subjects.jobs.results,
+  JobPartRequest,
+);
 export const JobsAnnotations = rpc<JobPartRequest, JobPart<AnnotationDto>>(Subjects.jobs.annotations, JobPartRequest);
 export const JobsCancel = rpc<JobRefRequest, JobDto>(Subjects.jobs.cancel, JobRefRequest);
 

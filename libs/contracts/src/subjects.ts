@@ -136,7 +136,6 @@ export const ServiceNames = {
   rules: 'rules-engine',
 } as const;
 
-
 export interface PingReply {
   service: string;
   instance: string;

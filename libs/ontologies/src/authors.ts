@@ -9,7 +9,29 @@ const MAX_AUTHORS = 50;
 const JUNK_AUTHOR =
   /^(administrator|admin|user|owner|unknown|author|anonymous|microsoft office user|windows user|default|guest|root|staff|none|null|n\/a|-)$/i;
 
-const PARTICLES = new Set(['van', 'von', 'de', 'der', 'den', 'da', 'di', 'du', 'del', 'della', 'la', 'le', 'dos', 'das', 'bin', 'ibn', 'al', 'el', 'y', 'ten', 'ter']);
+const PARTICLES = new Set([
+  'van',
+  'von',
+  'de',
+  'der',
+  'den',
+  'da',
+  'di',
+  'du',
+  'del',
+  'della',
+  'la',
+  'le',
+  'dos',
+  'das',
+  'bin',
+  'ibn',
+  'al',
+  'el',
+  'y',
+  'ten',
+  'ter',
+]);
 
 // A capitalised word (Anne, O'Neil, Jean-Pierre, SMITH) or initials (J., J.-P., J.R.R.).
 // \p{Sk}: PDF text often carries accents as separate spacing marks ("O˘guz").
@@ -94,7 +116,7 @@ function titleLineRange(lines: string[], title: string | undefined): { start: nu
   if (!key) return undefined;
   for (let i = 0; i < lines.length; i++) {
     const lineKey = looseKey(lines[i]);
-    if (!lineKey || !key.startsWith(lineKey) && !lineKey.includes(key)) continue;
+    if (!lineKey || (!key.startsWith(lineKey) && !lineKey.includes(key))) continue;
     let end = i;
     let covered = lineKey;
     // A title may wrap over several lines.

@@ -58,7 +58,10 @@ describe('ontology engine on the corpus', () => {
     expect(r.language).toBe('en');
     expect(r.description).toMatch(/^Open-domain question answering relies on/);
     expect(r.explanations.description).toMatch(/^abstract section/);
-    const top = r.keyphrases.slice(0, 5).map((k) => k.text.toLowerCase()).join(' | ');
+    const top = r.keyphrases
+      .slice(0, 5)
+      .map((k) => k.text.toLowerCase())
+      .join(' | ');
     expect(top).toMatch(/question|passage|retrieval/);
     expect(r.entities.map((e) => e.text)).toContain('Vladimir Karpukhin');
   });

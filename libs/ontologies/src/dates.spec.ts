@@ -23,11 +23,14 @@ describe('dates', () => {
   it('prefers a labelled date near the top to the embedded creation date', () => {
     const input = anInput({ embeddedMetadata: { creationDate: '2022-01-01' } });
     const text = 'A Title\n\nReceived: 1 January 2020\nPublished: 12 March 2021\n\nBody';
-    expect(findPublicationDate(input, text)).toEqual({ value: '2021-03-12', explanation: 'date labelled "Published" in text at offset 45' });
+    expect(findPublicationDate(input, text)).toEqual({
+      value: '2021-03-12',
+      explanation: 'date labelled "Published" in text at offset 45',
+    });
   });
 
   it('uses the embedded creation date when the text has no labelled date', () => {
-    const input = anInput({ embeddedMetadata: { creationDate: "D:20210312120000Z" } });
+    const input = anInput({ embeddedMetadata: { creationDate: 'D:20210312120000Z' } });
     expect(findPublicationDate(input, 'No dates here.')).toEqual({ value: '2021-03-12', explanation: 'PDF metadata CreationDate' });
   });
 

@@ -8,11 +8,33 @@ const MAX_YEAR = 2100;
 const TOP_CHARS = 3000;
 
 const MONTHS: Record<string, number> = {
-  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6,
-  jul: 7, july: 7, aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11, november: 11,
-  dec: 12, december: 12,
+  jan: 1,
+  january: 1,
+  feb: 2,
+  february: 2,
+  mar: 3,
+  march: 3,
+  apr: 4,
+  april: 4,
+  may: 5,
+  jun: 6,
+  june: 6,
+  jul: 7,
+  july: 7,
+  aug: 8,
+  august: 8,
+  sep: 9,
+  sept: 9,
+  september: 9,
+  oct: 10,
+  october: 10,
+  nov: 11,
+  november: 11,
+  dec: 12,
+  december: 12,
 };
-const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+const MONTH =
+  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -87,7 +109,8 @@ export function parseEmbeddedDate(value: string | Date): string | undefined {
   return findDates(value)[0]?.iso;
 }
 
-const LABEL = /\b(published(?:\s+online)?|publication\s+date|date\s+of\s+publication|date\s+published|issued|released|issue\s+date|date)\s*(?:on\s*)?[:\-–]?\s*$/i;
+const LABEL =
+  /\b(published(?:\s+online)?|publication\s+date|date\s+of\s+publication|date\s+published|issued|released|issue\s+date|date)\s*(?:on\s*)?[:\-–]?\s*$/i;
 // Dates of the review process are not the publication date.
 const NOT_PUBLICATION = /\b(received|accepted|revised|submitted|reviewed|copyright|©)\b[^.\n]{0,25}$/i;
 

@@ -4,7 +4,13 @@ import { anInput, PROSE } from './testing/factories';
 describe('description', () => {
   it('takes the abstract section after an "Abstract" heading', () => {
     const text = 'A Title\n\nJane Smith\n\nAbstract\n\nWe study ducks. Ducks are birds that swim.\n\n1 Introduction\n\nLong text.';
-    const input = anInput({ headings: [{ level: 1, text: 'A Title' }, { level: 2, text: 'Abstract' }, { level: 2, text: '1 Introduction' }] });
+    const input = anInput({
+      headings: [
+        { level: 1, text: 'A Title' },
+        { level: 2, text: 'Abstract' },
+        { level: 2, text: '1 Introduction' },
+      ],
+    });
     expect(findDescription(input, text, 'A Title')).toEqual({
       value: 'We study ducks. Ducks are birds that swim.',
       explanation: 'abstract section at offset 21',

@@ -13,7 +13,7 @@ describe('doi', () => {
     expect(findDois(text).map((d) => d.doi)).toEqual(['10.1000/abc.1', '10.18653/v1/2020.acl-main.447', '10.1038/nature14539']);
   });
 
-  it("takes the first DOI before the references and says where it was", () => {
+  it('takes the first DOI before the references and says where it was', () => {
     const text = 'A Paper\n\nDOI: 10.1145/3397271.3401075\n\nBody.\n\nReferences\n\n[1] X. 10.1000/cited.1';
     expect(findDoi(anInput(), text)).toEqual({ value: '10.1145/3397271.3401075', explanation: 'DOI pattern in text at offset 14' });
   });

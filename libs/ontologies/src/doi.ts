@@ -39,7 +39,10 @@ export function findDois(text: string): Array<{ doi: string; offset: number }> {
  */
 export function findDoi(input: OntologyInput, text: string): Found<string> | undefined {
   const meta = input.embeddedMetadata;
-  for (const [field, value] of [['Subject', meta?.subject], ['Keywords', meta?.keywords]] as const) {
+  for (const [field, value] of [
+    ['Subject', meta?.subject],
+    ['Keywords', meta?.keywords],
+  ] as const) {
     const first = value ? findDois(value)[0] : undefined;
     if (first) return { value: first.doi, explanation: `${embeddedMetadataLabel(input.mediaType)} ${field}` };
   }

@@ -37,9 +37,16 @@ describe('extractDocumentMetadata', () => {
     expect(r.doi).toBe('10.1145/3397271.3401075');
     expect(r.publicationDate).toBe('2021-03-12');
     expect(r.language).toBe('en');
-    expect(r.description).toBe('We recognise table structure from images. Our model predicts cells directly and works on scanned documents.');
+    expect(r.description).toBe(
+      'We recognise table structure from images. Our model predicts cells directly and works on scanned documents.',
+    );
     expect(r.keyphrases[0].text).toBe('table structure recognition');
-    expect(r.entities.map((e) => [e.text, e.type])).toEqual(expect.arrayContaining([['Barack Obama', 'PERSON'], ['Microsoft Corporation', 'ORGANIZATION']]));
+    expect(r.entities.map((e) => [e.text, e.type])).toEqual(
+      expect.arrayContaining([
+        ['Barack Obama', 'PERSON'],
+        ['Microsoft Corporation', 'ORGANIZATION'],
+      ]),
+    );
     expect(Object.keys(r.explanations).sort()).toEqual(['authors', 'description', 'doi', 'language', 'publicationDate', 'title']);
   });
 
@@ -51,7 +58,11 @@ describe('extractDocumentMetadata', () => {
   });
 
   it('is bounded: text past maxTextChars is not read, caps apply', () => {
-    const r = extractDocumentMetadata(anInput({ text: `${PROSE}\n\nDOI 10.1000/late.1` }), { maxTextChars: PROSE.length, maxKeyphrases: 2, maxEntities: 0 });
+    const r = extractDocumentMetadata(anInput({ text: `${PROSE}\n\nDOI 10.1000/late.1` }), {
+      maxTextChars: PROSE.length,
+      maxKeyphrases: 2,
+      maxEntities: 0,
+    });
     expect(r.doi).toBeUndefined();
     expect(r.keyphrases).toHaveLength(2);
     expect(r.entities).toEqual([]);

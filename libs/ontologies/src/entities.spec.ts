@@ -12,7 +12,9 @@ describe('entities', () => {
     expect(byName['Microsoft Corporation']).toMatchObject({ type: 'ORGANIZATION', occurrences: 2 });
     expect(byName['Paris']).toMatchObject({ type: 'PLACE', occurrences: 3 });
     expect(entities[0].text).toBe('Paris');
-    expect(byName['Angela Merkel'].explanation).toMatch(/^named entity \(person\) recognised by compromise, 1 occurrence, first at offset \d+$/);
+    expect(byName['Angela Merkel'].explanation).toMatch(
+      /^named entity \(person\) recognised by compromise, 1 occurrence, first at offset \d+$/,
+    );
   });
 
   it('cleans punctuation, honorifics and possessives', () => {

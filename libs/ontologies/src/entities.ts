@@ -17,7 +17,28 @@ export function cleanEntityText(text: string): string {
   return name.endsWith('.') && !keepDot ? name.slice(0, -1) : name;
 }
 
-const LOWER_CASE_NAME_WORDS = new Set(['of', 'and', 'the', 'for', 'de', 'la', 'le', 'du', 'van', 'von', 'der', 'den', 'da', 'di', 'del', 'y', 'on', 'in', 'at', '&']);
+const LOWER_CASE_NAME_WORDS = new Set([
+  'of',
+  'and',
+  'the',
+  'for',
+  'de',
+  'la',
+  'le',
+  'du',
+  'van',
+  'von',
+  'der',
+  'den',
+  'da',
+  'di',
+  'del',
+  'y',
+  'on',
+  'in',
+  'at',
+  '&',
+]);
 
 /** Names are capitalised word by word ("AI systems" is not one) and have no slashes ("MT/ST"). */
 function plausible(name: string, type: EntityType): boolean {

@@ -25,7 +25,14 @@ describe('keyphrases', () => {
 
   it('PageRank favours the hub of a star graph', () => {
     const g = new Map<string, Map<string, number>>([
-      ['hub', new Map([['a', 1], ['b', 1], ['c', 1]])],
+      [
+        'hub',
+        new Map([
+          ['a', 1],
+          ['b', 1],
+          ['c', 1],
+        ]),
+      ],
       ['a', new Map([['hub', 1]])],
       ['b', new Map([['hub', 1]])],
       ['c', new Map([['hub', 1]])],

@@ -126,7 +126,10 @@ export function extractKeyphrases(sentences: Term[][], max: number): Keyphrase[]
   const graph = new Map<string, Map<string, number>>();
   const link = (a: string, b: string) => {
     if (a === b) return;
-    for (const [x, y] of [[a, b], [b, a]]) {
+    for (const [x, y] of [
+      [a, b],
+      [b, a],
+    ]) {
       const edges = graph.get(x) as Map<string, number>;
       edges.set(y, (edges.get(y) ?? 0) + 1);
     }
@@ -146,7 +149,12 @@ export function extractKeyphrases(sentences: Term[][], max: number): Keyphrase[]
     let run: Term[] = [];
     const count = (words: Term[]) => {
       const key = words.map((w) => cleanKey(w.key)).join(' ');
-      const stats = phrases.get(key) ?? { words: words.map((w) => cleanKey(w.key)), surfaces: new Map(), occurrences: 0, firstOffset: words[0].start };
+      const stats = phrases.get(key) ?? {
+        words: words.map((w) => cleanKey(w.key)),
+        surfaces: new Map(),
+        occurrences: 0,
+        firstOffset: words[0].start,
+      };
       const surface = words.map(display).join(' ');
       stats.surfaces.set(surface, (stats.surfaces.get(surface) ?? 0) + 1);
       stats.occurrences++;
@@ -177,7 +185,10 @@ export function extractKeyphrases(sentences: Term[][], max: number): Keyphrase[]
   const scored = [...phrases.entries()].map(([key, stats]) => ({
     key,
     stats,
-    score: phraseScore(stats.words.map((w) => wordScores.get(w) ?? 0), stats.occurrences),
+    score: phraseScore(
+      stats.words.map((w) => wordScores.get(w) ?? 0),
+      stats.occurrences,
+    ),
   }));
   scored.sort((a, b) => b.score - a.score || b.stats.occurrences - a.stats.occurrences || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 

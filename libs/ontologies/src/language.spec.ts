@@ -13,7 +13,8 @@ describe('language', () => {
   });
 
   it('is not thrown off by tables, acronyms and a list of language names', () => {
-    const noise = '| - | - | - |\n| OTSL | HTML | TEDs |\n\nDeutsch Español Français Italiano Nederlands Polski Português Русский Svenska Türkçe';
+    const noise =
+      '| - | - | - |\n| OTSL | HTML | TEDs |\n\nDeutsch Español Français Italiano Nederlands Polski Português Русский Svenska Türkçe';
     const found = findLanguage(anInput(), `${noise}\n\n${PROSE}`);
     expect(found?.value).toBe('en');
     expect(found?.explanation).toMatch(/^tinyld language detection on the first \d+ characters/);

@@ -67,17 +67,15 @@ export function analyse(text: string): Analysis {
   const jsonOptions: object = { offset: true, terms: { normal: true, root: true, tags: true, offset: true } };
   const json = doc.json(jsonOptions) as JsonMatch[];
   const sentences = json.map((s) =>
-    (s.terms ?? []).map(
-      (t): Term => ({
-        text: t.text,
-        key: (t.root || t.normal || t.text).toLowerCase(),
-        tags: new Set(t.tags ?? []),
-        start: t.offset?.start ?? 0,
-        length: t.offset?.length ?? t.text.length,
-        pre: t.pre ?? '',
-        post: t.post ?? '',
-      }),
-    ),
+    (s.terms ?? []).map((t): Term => ({
+      text: t.text,
+      key: (t.root || t.normal || t.text).toLowerCase(),
+      tags: new Set(t.tags ?? []),
+      start: t.offset?.start ?? 0,
+      length: t.offset?.length ?? t.text.length,
+      pre: t.pre ?? '',
+      post: t.post ?? '',
+    })),
   );
   const mentions: EntityMention[] = [];
   for (const [type, view] of ENTITY_VIEWS) {

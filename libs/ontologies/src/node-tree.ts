@@ -89,7 +89,10 @@ export function buildOntologyInput(root: TreeNode, options: BuildInputOptions): 
   };
   visit(root, undefined);
 
-  const firstPage = blocks.reduce<number | undefined>((min, b) => (b.page !== undefined && (min === undefined || b.page < min) ? b.page : min), undefined);
+  const firstPage = blocks.reduce<number | undefined>(
+    (min, b) => (b.page !== undefined && (min === undefined || b.page < min) ? b.page : min),
+    undefined,
+  );
   const firstPageText =
     firstPage === undefined
       ? undefined

@@ -6,9 +6,30 @@ const result: OntologyResult = {
   authors: ['Jane Smith'],
   doi: '10.1000/ducks.1',
   language: 'en',
-  keyphrases: [{ text: 'mallard ducks', score: 1, occurrences: 3, firstOffset: 12, explanation: 'TextRank keyphrase, score 1.00 (rank 1), 3 occurrences, first at offset 12' }],
-  entities: [{ text: 'Jane Smith', type: 'PERSON', occurrences: 2, firstOffset: 20, explanation: 'named entity (person) recognised by compromise, 2 occurrences, first at offset 20' }],
-  explanations: { title: 'PDF metadata Title', authors: 'PDF metadata Author', doi: 'DOI pattern in text at offset 40', language: 'tinyld' },
+  keyphrases: [
+    {
+      text: 'mallard ducks',
+      score: 1,
+      occurrences: 3,
+      firstOffset: 12,
+      explanation: 'TextRank keyphrase, score 1.00 (rank 1), 3 occurrences, first at offset 12',
+    },
+  ],
+  entities: [
+    {
+      text: 'Jane Smith',
+      type: 'PERSON',
+      occurrences: 2,
+      firstOffset: 20,
+      explanation: 'named entity (person) recognised by compromise, 2 occurrences, first at offset 20',
+    },
+  ],
+  explanations: {
+    title: 'PDF metadata Title',
+    authors: 'PDF metadata Author',
+    doi: 'DOI pattern in text at offset 40',
+    language: 'tinyld',
+  },
 };
 
 describe('toOntologies', () => {

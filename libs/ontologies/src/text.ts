@@ -56,9 +56,38 @@ export function letterRatio(text: string): number {
 }
 
 // A period after these is not the end of a sentence.
-const ABBREVIATIONS = new Set(
-  ['al', 'e.g', 'i.e', 'etc', 'fig', 'figs', 'eq', 'eqs', 'ref', 'refs', 'sec', 'no', 'vol', 'pp', 'cf', 'vs', 'dr', 'mr', 'mrs', 'ms', 'prof', 'st', 'inc', 'ltd', 'co', 'jr', 'sr', 'approx', 'resp', 'tab'],
-);
+const ABBREVIATIONS = new Set([
+  'al',
+  'e.g',
+  'i.e',
+  'etc',
+  'fig',
+  'figs',
+  'eq',
+  'eqs',
+  'ref',
+  'refs',
+  'sec',
+  'no',
+  'vol',
+  'pp',
+  'cf',
+  'vs',
+  'dr',
+  'mr',
+  'mrs',
+  'ms',
+  'prof',
+  'st',
+  'inc',
+  'ltd',
+  'co',
+  'jr',
+  'sr',
+  'approx',
+  'resp',
+  'tab',
+]);
 
 /** Sentences of a squashed text, each with its trailing punctuation. */
 export function splitSentences(text: string): string[] {

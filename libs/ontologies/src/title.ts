@@ -84,7 +84,13 @@ function isSentenceLike(line: string): boolean {
 export function titleFromFirstLine(text: string): Found<string> | undefined {
   const lines = nonEmptyLines(text.slice(0, 5000)).slice(0, 20);
   const line = lines.find(
-    (l) => l.length <= 200 && !NOT_A_TITLE_LINE.test(l) && !SECTION_HEADING.test(l) && letterRatio(l) >= 0.5 && !isSentenceLike(l) && isPlausibleTitle(l),
+    (l) =>
+      l.length <= 200 &&
+      !NOT_A_TITLE_LINE.test(l) &&
+      !SECTION_HEADING.test(l) &&
+      letterRatio(l) >= 0.5 &&
+      !isSentenceLike(l) &&
+      isPlausibleTitle(l),
   );
   return line ? { value: squash(line), explanation: 'first non-empty line of the text' } : undefined;
 }

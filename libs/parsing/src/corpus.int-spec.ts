@@ -24,15 +24,25 @@ const DAMAGED_VALID: Record<string, string> = {
 const textless = (e: CorpusEntry) => e.file.startsWith('images/') && /photo|graphic|no text|without text|32-bit bitfields/i.test(e.notes);
 
 /** Scanned files whose text is not English (the bundled OCR model is English only) or that are image-only pages without a readable text. */
-const mayBeEmpty = (e: CorpusEntry) =>
-  textless(e) || /chi_sim|jpn-vert|CCITTFax|mistral-header|tika_testOCR_spacing/.test(e.file);
+const mayBeEmpty = (e: CorpusEntry) => textless(e) || /chi_sim|jpn-vert|CCITTFax|mistral-header|tika_testOCR_spacing/.test(e.file);
 
 /** Broken files that lenient readers (pdf.js among them) recover, as the corpus notes say. */
 const recoverable = (e: CorpusEntry) => e.broken && /recover|lenient/i.test(e.notes);
 
 /** Lowest acceptable recall per format (see the printed table for the measured values). */
 const RECALL_FLOOR: Record<string, number> = {
-  pdf: 0.8, docx: 0.8, doc: 0.9, html: 0.85, xml: 0.85, txt: 0.95, csv: 0.95, xlsx: 0.5, xls: 0.9, ods: 0.9, image: 0.85, 'image-table': 0.3,
+  pdf: 0.8,
+  docx: 0.8,
+  doc: 0.9,
+  html: 0.85,
+  xml: 0.85,
+  txt: 0.95,
+  csv: 0.95,
+  xlsx: 0.5,
+  xls: 0.9,
+  ods: 0.9,
+  image: 0.85,
+  'image-table': 0.3,
 };
 
 /** Scanned tables read by OCR (ground truth is the cell grid, and OCR output has no table structure): the lower image-table floor. */
@@ -40,19 +50,39 @@ const OCR_TABLES = /table-multi-row-column-cells|layout-parser-paper-with-table\
 
 /** Born-digital PDFs with a faithful text ground truth: the 0.95 target. */
 const BORN_DIGITAL = [
-  'pdf/docling_amt_handbook_sample.pdf', 'pdf/docling_code_and_formula.pdf', 'pdf/docling_multi_page.pdf',
-  'pdf/docling_picture_classification.pdf', 'pdf/docling_redp5110_sampled.pdf', 'pdf/docling_normal_4pages.pdf',
-  'pdf/pdfminer_naacl06-shinyama.pdf', 'pdf/pypdf-samples_GeoTopo-komprimiert.pdf', 'pdf/unstructured_multi-column-2p.pdf',
-  'pdf/pdfplumber_scotus-transcript-p1.pdf', 'pdf/docling_right_to_left_01.pdf',
+  'pdf/docling_amt_handbook_sample.pdf',
+  'pdf/docling_code_and_formula.pdf',
+  'pdf/docling_multi_page.pdf',
+  'pdf/docling_picture_classification.pdf',
+  'pdf/docling_redp5110_sampled.pdf',
+  'pdf/docling_normal_4pages.pdf',
+  'pdf/pdfminer_naacl06-shinyama.pdf',
+  'pdf/pypdf-samples_GeoTopo-komprimiert.pdf',
+  'pdf/unstructured_multi-column-2p.pdf',
+  'pdf/pdfplumber_scotus-transcript-p1.pdf',
+  'pdf/docling_right_to_left_01.pdf',
 ];
 
 /** Documents known to contain tables. */
 const WITH_TABLES = [
-  'pdf/docling_2305.03393v1-pg9.pdf', 'pdf/pdfplumber_nics-background-checks-2015-11.pdf', 'pdf/unstructured_all-number-table.pdf',
-  'pdf/docling_table_mislabeled_as_picture.pdf', 'docx/docling_word_tables.docx', 'docx/unstructured_docx-tables.docx',
-  'docx/docling_docx_rich_tables_01.docx', 'docx/docling_word_sample.docx', 'html/docling_table_06.html', 'html/docling_example_03.html',
-  'html/docling_html_rich_table_cells.html', 'html/edgartools_adi_2019_R2.htm', 'xml/docling_pntd.0008301.xml', 'xml/docling_elife-56337.xml',
-  'csv/docling_csv-comma.csv', 'xlsx/docling_xlsx_01.xlsx', 'xls/docling_legacy_sample.xls', 'ods/docling_odf_table_with_title_01.ods',
+  'pdf/docling_2305.03393v1-pg9.pdf',
+  'pdf/pdfplumber_nics-background-checks-2015-11.pdf',
+  'pdf/unstructured_all-number-table.pdf',
+  'pdf/docling_table_mislabeled_as_picture.pdf',
+  'docx/docling_word_tables.docx',
+  'docx/unstructured_docx-tables.docx',
+  'docx/docling_docx_rich_tables_01.docx',
+  'docx/docling_word_sample.docx',
+  'html/docling_table_06.html',
+  'html/docling_example_03.html',
+  'html/docling_html_rich_table_cells.html',
+  'html/edgartools_adi_2019_R2.htm',
+  'xml/docling_pntd.0008301.xml',
+  'xml/docling_elife-56337.xml',
+  'csv/docling_csv-comma.csv',
+  'xlsx/docling_xlsx_01.xlsx',
+  'xls/docling_legacy_sample.xls',
+  'ods/docling_odf_table_with_title_01.ods',
 ];
 
 type Outcome = { doc: ParsedDocument; ms: number } | { error: unknown; ms: number };
@@ -69,7 +99,10 @@ const formatOf = (file: string) => (file.startsWith('images/') ? 'image' : extna
 
 /** Ground truths this library is known not to reach, with the reason; checked against their own floor. */
 const KNOWN_GAPS: Record<string, { floor: number; reason: string }> = {
-  'pdf/pypdf-samples_habibi.pdf': { floor: 0.2, reason: 'one Arabic line stored in visual order with a hidden duplicate; pdf.js returns it reversed' },
+  'pdf/pypdf-samples_habibi.pdf': {
+    floor: 0.2,
+    reason: 'one Arabic line stored in visual order with a hidden duplicate; pdf.js returns it reversed',
+  },
 };
 
 function groundTruthText(file: string): string {
@@ -102,9 +135,16 @@ describe('parsing corpus (../shared/corpus)', () => {
     if (recalls.length === 0) return;
     const byFormat = new Map<string, number[]>();
     for (const r of recalls) byFormat.set(r.format, [...(byFormat.get(r.format) ?? []), r.recall]);
-    const lines = ['', 'Character recall of ground truth (per format: files, mean, min)', '| format | files | mean | min |', '|---|---|---|---|'];
+    const lines = [
+      '',
+      'Character recall of ground truth (per format: files, mean, min)',
+      '| format | files | mean | min |',
+      '|---|---|---|---|',
+    ];
     for (const [format, rs] of [...byFormat.entries()].sort()) {
-      lines.push(`| ${format} | ${rs.length} | ${(rs.reduce((a, b) => a + b, 0) / rs.length).toFixed(3)} | ${Math.min(...rs).toFixed(3)} |`);
+      lines.push(
+        `| ${format} | ${rs.length} | ${(rs.reduce((a, b) => a + b, 0) / rs.length).toFixed(3)} | ${Math.min(...rs).toFixed(3)} |`,
+      );
     }
     lines.push('', ...recalls.map((r) => `${r.recall.toFixed(3)}  ${r.file}`), '');
     process.stdout.write(`${lines.join('\n')}\n`);
@@ -146,7 +186,9 @@ describe('parsing corpus (../shared/corpus)', () => {
     const recall = characterRecall(groundTruthText(truth), textOf(outcomes.get(e.file)));
     const format = formatOf(e.file);
     recalls.push({ file: e.file, format, recall });
-    const floor = KNOWN_GAPS[e.file]?.floor ?? (BORN_DIGITAL.includes(e.file) ? 0.95 : OCR_TABLES.test(e.file) ? RECALL_FLOOR['image-table'] : (RECALL_FLOOR[format] ?? 0.8));
+    const floor =
+      KNOWN_GAPS[e.file]?.floor ??
+      (BORN_DIGITAL.includes(e.file) ? 0.95 : OCR_TABLES.test(e.file) ? RECALL_FLOOR['image-table'] : (RECALL_FLOOR[format] ?? 0.8));
     expect(recall).toBeGreaterThanOrEqual(floor);
   });
 

@@ -12,7 +12,10 @@ describe('detectFormat', () => {
   it('uses the extension for text formats and keeps the spelling of equivalent ones', async () => {
     await expect(detectFormat(Buffer.from('a,b\n1,2\n'), 'data.csv')).resolves.toMatchObject({ family: 'csv', mediaType: 'text/csv' });
     await expect(detectFormat(Buffer.from('{"a":1}'), 'x.json')).resolves.toMatchObject({ family: 'json' });
-    await expect(detectFormat(Buffer.from('<html><body>hi</body></html>'), 'page.htm')).resolves.toMatchObject({ family: 'html', extension: 'htm' });
+    await expect(detectFormat(Buffer.from('<html><body>hi</body></html>'), 'page.htm')).resolves.toMatchObject({
+      family: 'html',
+      extension: 'htm',
+    });
     await expect(detectFormat(Buffer.from('<!DOCTYPE html><html></html>'), 'saved.txt')).resolves.toMatchObject({ family: 'html' });
   });
 

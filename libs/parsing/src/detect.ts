@@ -33,10 +33,24 @@ const MEDIA_TYPES: Record<SupportedExtension, string> = {
 };
 
 const FAMILY: Record<SupportedExtension, FormatFamily> = {
-  pdf: 'pdf', txt: 'text', html: 'html', htm: 'html', doc: 'doc', docx: 'docx', csv: 'csv',
-  xlsx: 'spreadsheet', xls: 'spreadsheet', ods: 'spreadsheet',
-  jpg: 'image', jpeg: 'image', png: 'image', webp: 'image', bmp: 'image', tiff: 'image',
-  json: 'json', xml: 'xml',
+  pdf: 'pdf',
+  txt: 'text',
+  html: 'html',
+  htm: 'html',
+  doc: 'doc',
+  docx: 'docx',
+  csv: 'csv',
+  xlsx: 'spreadsheet',
+  xls: 'spreadsheet',
+  ods: 'spreadsheet',
+  jpg: 'image',
+  jpeg: 'image',
+  png: 'image',
+  webp: 'image',
+  bmp: 'image',
+  tiff: 'image',
+  json: 'json',
+  xml: 'xml',
 };
 
 const TEXT_FAMILIES = new Set<FormatFamily>(['text', 'csv', 'html', 'xml', 'json']);

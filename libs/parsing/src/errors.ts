@@ -1,14 +1,6 @@
 /** Why a document could not be parsed; the message is written for the person who uploaded it. */
 export type ParseErrorCode =
-  | 'EMPTY'
-  | 'ENCRYPTED'
-  | 'CORRUPT'
-  | 'TRUNCATED'
-  | 'UNSUPPORTED_FORMAT'
-  | 'LIMIT_EXCEEDED'
-  | 'TIMEOUT'
-  | 'OUT_OF_MEMORY'
-  | 'INTERNAL';
+  'EMPTY' | 'ENCRYPTED' | 'CORRUPT' | 'TRUNCATED' | 'UNSUPPORTED_FORMAT' | 'LIMIT_EXCEEDED' | 'TIMEOUT' | 'OUT_OF_MEMORY' | 'INTERNAL';
 
 export class ParseError extends Error {
   override readonly name = 'ParseError';
@@ -33,11 +25,9 @@ export class ParseError extends Error {
 export const encrypted = (what: string): ParseError =>
   new ParseError('ENCRYPTED', `The ${what} is password-protected; remove the password and upload it again.`);
 
-export const corrupt = (detail: string): ParseError =>
-  new ParseError('CORRUPT', `The file is truncated or corrupt: ${detail}`);
+export const corrupt = (detail: string): ParseError => new ParseError('CORRUPT', `The file is truncated or corrupt: ${detail}`);
 
-export const truncated = (detail: string): ParseError =>
-  new ParseError('TRUNCATED', `The file is truncated or corrupt: ${detail}`);
+export const truncated = (detail: string): ParseError => new ParseError('TRUNCATED', `The file is truncated or corrupt: ${detail}`);
 
 /** Wraps an unexpected library error into a ParseError, keeping ParseErrors as they are. */
 export function asParseError(e: unknown, what: string): ParseError {

@@ -34,8 +34,24 @@ export interface DocumentMetadata {
 
 /** The 18 supported extensions, canonical lower case without the dot. */
 export const SUPPORTED_EXTENSIONS = [
-  'pdf', 'txt', 'html', 'htm', 'doc', 'docx', 'csv', 'xlsx', 'xls', 'ods',
-  'jpg', 'jpeg', 'png', 'webp', 'bmp', 'tiff', 'json', 'xml',
+  'pdf',
+  'txt',
+  'html',
+  'htm',
+  'doc',
+  'docx',
+  'csv',
+  'xlsx',
+  'xls',
+  'ods',
+  'jpg',
+  'jpeg',
+  'png',
+  'webp',
+  'bmp',
+  'tiff',
+  'json',
+  'xml',
 ] as const;
 export type SupportedExtension = (typeof SUPPORTED_EXTENSIONS)[number];
 

@@ -54,25 +54,39 @@ describe('parsers (through the worker pool)', () => {
   });
 
   it('json: keeps structure (sections, key/value paragraphs, record tables) with line positions', async () => {
-    const json = '{\n  "title": "Report",\n  "author": {"name": "Ada"},\n  "rows": [\n    {"a": 1, "b": 2},\n    {"a": 3, "b": 4}\n  ]\n}\n';
+    const json =
+      '{\n  "title": "Report",\n  "author": {"name": "Ada"},\n  "rows": [\n    {"a": 1, "b": 2},\n    {"a": 3, "b": 4}\n  ]\n}\n';
     const doc = await parse(json, 'data.json');
     const title = all(doc.root, 'paragraph').find((p) => p.text === 'title: Report');
     expect(title?.positions[0]).toEqual({ type: 'LINE', line_number: 2, column_index_start: 2, column_index_stop: 19 });
     expect(all(doc.root, 'heading').map((h) => h.text)).toEqual(['author', 'rows']);
     const [table] = all(doc.root, 'table');
-    expect(table.children.map((r) => r.children.map((c) => c.text))).toEqual([['a', 'b'], ['1', '2'], ['3', '4']]);
+    expect(table.children.map((r) => r.children.map((c) => c.text))).toEqual([
+      ['a', 'b'],
+      ['1', '2'],
+      ['3', '4'],
+    ]);
     // Header cells are citable too: each at the key where its column is first written (`"b"` on line 5).
-    expect(table.children[0].children[1].positions).toEqual([{ type: 'LINE', line_number: 5, column_index_start: 13, column_index_stop: 16 }]);
+    expect(table.children[0].children[1].positions).toEqual([
+      { type: 'LINE', line_number: 5, column_index_start: 13, column_index_stop: 16 },
+    ]);
   });
 
   it('json: an unclosed document fails with a clear message', async () => {
-    await expect(parse('[1, 2,\n 3', 'broken.json')).rejects.toMatchObject({ code: 'CORRUPT', message: expect.stringMatching(/JSON ends before/) });
+    await expect(parse('[1, 2,\n 3', 'broken.json')).rejects.toMatchObject({
+      code: 'CORRUPT',
+      message: expect.stringMatching(/JSON ends before/),
+    });
   });
 
   it('xml: keeps the element structure, maps tables, and locates elements by line', async () => {
-    const xml = '<?xml version="1.0"?>\n<article>\n  <title>On Ducks</title>\n  <sec>\n    <title>Intro</title>\n    <p>Ducks <i>swim</i>.</p>\n    <table><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>1</td></tr></table>\n  </sec>\n  <meta><year>2020</year></meta>\n</article>\n';
+    const xml =
+      '<?xml version="1.0"?>\n<article>\n  <title>On Ducks</title>\n  <sec>\n    <title>Intro</title>\n    <p>Ducks <i>swim</i>.</p>\n    <table><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>1</td></tr></table>\n  </sec>\n  <meta><year>2020</year></meta>\n</article>\n';
     const doc = await parse(xml, 'a.xml');
-    expect(all(doc.root, 'heading').map((h) => [h.text, h.level])).toEqual([['On Ducks', 1], ['Intro', 2]]);
+    expect(all(doc.root, 'heading').map((h) => [h.text, h.level])).toEqual([
+      ['On Ducks', 1],
+      ['Intro', 2],
+    ]);
     const p = all(doc.root, 'paragraph').find((n) => n.text === 'Ducks swim.');
     expect(p?.positions[0]).toMatchObject({ type: 'LINE', line_number: 6, column_index_start: 4 });
     expect(all(doc.root, 'paragraph').map((n) => n.text)).toContain('year: 2020');
@@ -125,7 +139,11 @@ describe('parsers (through the worker pool)', () => {
     ].join('');
     const doc = await parse(makeDocx(body), 'numbered.docx');
     expect(all(doc.root, 'heading').map((h) => [h.text, h.level])).toEqual([
-      ['1 Intro', 1], ['1.1 Scope', 2], ['1.2 Terms', 2], ['2 Method', 1], ['2.1 Data', 2],
+      ['1 Intro', 1],
+      ['1.1 Scope', 2],
+      ['1.2 Terms', 2],
+      ['2 Method', 1],
+      ['2.1 Data', 2],
     ]);
     expect(all(doc.root, 'list')).toHaveLength(0);
   });
@@ -137,7 +155,14 @@ describe('parsers (through the worker pool)', () => {
 
   it('xlsx: every sheet a table with 0-based CELL positions and formatted values', async () => {
     const wb = XLSX.utils.book_new();
-    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['Item', 'Qty'], ['Pens', 3]]), 'Stock');
+    XLSX.utils.book_append_sheet(
+      wb,
+      XLSX.utils.aoa_to_sheet([
+        ['Item', 'Qty'],
+        ['Pens', 3],
+      ]),
+      'Stock',
+    );
     XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([[], [null, 'lonely']]), 'Other');
     const bytes = XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
     const doc = await parse(bytes, 'book.xlsx');

@@ -16,14 +16,30 @@ import { TextParser } from './parsers/text-parser';
 import { XmlParser } from './parsers/xml-parser';
 
 const FAMILY_NAMES: Record<FormatFamily, string> = {
-  pdf: 'PDF', docx: 'Word document', doc: 'Word document', spreadsheet: 'spreadsheet', csv: 'CSV file',
-  html: 'HTML page', xml: 'XML document', json: 'JSON document', text: 'text file', image: 'image',
+  pdf: 'PDF',
+  docx: 'Word document',
+  doc: 'Word document',
+  spreadsheet: 'spreadsheet',
+  csv: 'CSV file',
+  html: 'HTML page',
+  xml: 'XML document',
+  json: 'JSON document',
+  text: 'text file',
+  image: 'image',
 };
 
 export function defaultParsers(): Parser[] {
   return [
-    new PdfParser(), new DocxParser(), new DocParser(), new SpreadsheetParser(), new CsvParser(),
-    new HtmlParser(), new XmlParser(), new JsonParser(), new TextParser(), new ImageParser(),
+    new PdfParser(),
+    new DocxParser(),
+    new DocParser(),
+    new SpreadsheetParser(),
+    new CsvParser(),
+    new HtmlParser(),
+    new XmlParser(),
+    new JsonParser(),
+    new TextParser(),
+    new ImageParser(),
   ];
 }
 

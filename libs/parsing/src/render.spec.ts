@@ -150,7 +150,9 @@ const results: DocumentNode = node('document', '', [
   node('section', '', [
     heading('Results', 1),
     node('paragraph', 'The table shows | pipes.'),
-    node('list', '', [node('list_item', 'first'), node('list_item', 'second', [node('list', '', [node('list_item', 'nested')])])], [], { ordered: true }),
+    node('list', '', [node('list_item', 'first'), node('list_item', 'second', [node('list', '', [node('list_item', 'nested')])])], [], {
+      ordered: true,
+    }),
     node('table', '', [
       node('row', '', [node('cell', 'Name', [], [], { header: true, colSpan: 2 }), node('cell', 'Score')]),
       node('row', '', [node('cell', 'a'), node('cell', 'b|c'), node('cell', '1')]),

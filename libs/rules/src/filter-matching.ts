@@ -33,9 +33,13 @@ export function decide(filter: RuleFilter, facts: RuleFacts): RuleDecision {
     return { run: false, reason: `file size ${size} bytes is above the rule's max_file_size (${filter.max_file_size})` };
   }
   if (nonEmpty(filter.node_types) && facts.nodeTypes && !facts.nodeTypes.some((t) => filter.node_types!.includes(t))) {
-    return { run: false, reason: 'no node of the rule\'s node_types' };
+    return { run: false, reason: "no node of the rule's node_types" };
   }
-  if (nonEmpty(filter.classifications) && facts.classifications && !facts.classifications.some((c) => filter.classifications!.includes(c))) {
+  if (
+    nonEmpty(filter.classifications) &&
+    facts.classifications &&
+    !facts.classifications.some((c) => filter.classifications!.includes(c))
+  ) {
     return { run: false, reason: "no node with the rule's classifications" };
   }
   if (nonEmpty(filter.content_patterns) && facts.texts) {

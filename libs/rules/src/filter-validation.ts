@@ -5,9 +5,7 @@ import { FILTER_LIMITS } from './filter-limits';
 import { TRIGGERS } from './triggers';
 
 const ajv = new Ajv({ allErrors: true, strict: true });
-const validators = new Map<TriggerId, ValidateFunction>(
-  Object.values(TRIGGERS).map((t) => [t.trigger_id, ajv.compile(t.schema)]),
-);
+const validators = new Map<TriggerId, ValidateFunction>(Object.values(TRIGGERS).map((t) => [t.trigger_id, ajv.compile(t.schema)]));
 
 /** Most problems reported for one filter; a list of thousands of bad items says nothing more. */
 export const MAX_FILTER_PROBLEMS = 20;

@@ -209,7 +209,9 @@ export function describeDriverContract(opts: DriverContractOptions): void {
       const size = 256 * MIB;
       const before = process.memoryUsage.rss();
       const body = measured(size);
-      await expect(driver.write('large/blob.bin', body.stream, opts.largeWrite.announceSize ? { size } : {})).resolves.toMatchObject({ size });
+      await expect(driver.write('large/blob.bin', body.stream, opts.largeWrite.announceSize ? { size } : {})).resolves.toMatchObject({
+        size,
+      });
       let readPeak = before;
       let read = 0;
       for await (const chunk of await driver.read('large/blob.bin')) {
@@ -266,7 +268,9 @@ export function describeDriverContract(opts: DriverContractOptions): void {
     it('maxBytes stops the write with StorageTooLargeError, in one part or many, and keeps nothing', async () => {
       const err = await driver.write('too-big.bin', streamOf(randomBytes(10_000), 1000), { maxBytes: 4096 }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(StorageTooLargeError);
-      await expect(driver.write('too-big-multi.bin', generated(30 * MIB).stream, { maxBytes: 20 * MIB })).rejects.toBeInstanceOf(StorageTooLargeError);
+      await expect(driver.write('too-big-multi.bin', generated(30 * MIB).stream, { maxBytes: 20 * MIB })).rejects.toBeInstanceOf(
+        StorageTooLargeError,
+      );
       expect(await driver.stat('too-big.bin')).toBeNull();
       expect(await driver.stat('too-big-multi.bin')).toBeNull();
       expect(await leftovers()).toEqual([]);
@@ -282,7 +286,8 @@ export function describeDriverContract(opts: DriverContractOptions): void {
 
   describe('list', () => {
     it('lists folders and files of one directory in byte order, folders with a trailing /', async () => {
-      for (const key of ['b.txt', 'a-b.txt', 'Zeta.txt', 'é.txt', 'a/inner.txt', 'c/d/deep.txt']) await driver.write(key, streamOf(key), {});
+      for (const key of ['b.txt', 'a-b.txt', 'Zeta.txt', 'é.txt', 'a/inner.txt', 'c/d/deep.txt'])
+        await driver.write(key, streamOf(key), {});
       await driver.createFolder('empty/');
       const page = await driver.list('', { limit: 100 });
       // Byte order: upper case before lower case, '-' (0x2d) before '/' (0x2f), 'é' (0xc3 0xa9) after ASCII.

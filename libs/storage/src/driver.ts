@@ -14,7 +14,10 @@ export interface StorageDriver {
    * `limit` entries. `nameContains` filters by case-insensitive substring of the item name. A
    * directory that does not exist yields an empty page. `more` says whether entries follow.
    */
-  list(directory: string, opts: { startAfter?: string; limit: number; nameContains?: string }): Promise<{
+  list(
+    directory: string,
+    opts: { startAfter?: string; limit: number; nameContains?: string },
+  ): Promise<{
     entries: StoredEntry[];
     more: boolean;
   }>;

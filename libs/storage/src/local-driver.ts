@@ -8,13 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { keyName, keyParent, keyProblems, RESERVED_STAGING_DIR } from '@docintel/contracts';
 import { BlockFileWriter, TRANSFER_BLOCK_BYTES } from './block-file-writer';
 import { ByteCounter } from './byte-limit';
-import {
-  StorageConflictError,
-  StorageInvalidKeyError,
-  StorageNotFoundError,
-  type StorageDriver,
-  type StoredEntry,
-} from './driver';
+import { StorageConflictError, StorageInvalidKeyError, StorageNotFoundError, type StorageDriver, type StoredEntry } from './driver';
 import { assertKey, nameMatches } from './keys';
 
 export interface LocalDriverOptions {
@@ -60,7 +54,10 @@ export class LocalDriver implements StorageDriver {
     this.fsync = options.fsync ?? true;
   }
 
-  async list(directory: string, opts: { startAfter?: string; limit: number; nameContains?: string }): Promise<{ entries: StoredEntry[]; more: boolean }> {
+  async list(
+    directory: string,
+    opts: { startAfter?: string; limit: number; nameContains?: string },
+  ): Promise<{ entries: StoredEntry[]; more: boolean }> {
     assertKey(directory, 'directory');
     this.assertNotReserved(directory);
     const dirPath = await this.existingPath(directory);
@@ -205,7 +202,8 @@ export class LocalDriver implements StorageDriver {
     this.assertNotReserved(toKey);
     const isFolder = fromKey.endsWith('/');
     if (toKey.endsWith('/') !== isFolder) throw new StorageInvalidKeyError(toKey, 'a file and a folder cannot be renamed into each other');
-    if (isFolder && toKey !== fromKey && toKey.startsWith(fromKey)) throw new StorageInvalidKeyError(toKey, 'a folder cannot be moved into itself');
+    if (isFolder && toKey !== fromKey && toKey.startsWith(fromKey))
+      throw new StorageInvalidKeyError(toKey, 'a folder cannot be moved into itself');
 
     const from = await this.entryPath(fromKey);
     const fromStats = from ? await lstat(from).catch(absentAsNull) : null;

@@ -10,9 +10,13 @@ import { S3Driver } from './s3-driver';
 /** A plain HTTP request (node:http), so virtual-host URLs can be sent through a custom agent. */
 function httpCall(url: string, opts: { method: string; body?: Buffer; agent?: Agent }): Promise<{ status: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: opts.method, agent: opts.agent, headers: opts.body ? { 'Content-Length': opts.body.length } : {} }, (res: IncomingMessage) => {
-      readAll(res).then((body) => resolve({ status: res.statusCode ?? 0, body }), reject);
-    });
+    const req = request(
+      url,
+      { method: opts.method, agent: opts.agent, headers: opts.body ? { 'Content-Length': opts.body.length } : {} },
+      (res: IncomingMessage) => {
+        readAll(res).then((body) => resolve({ status: res.statusCode ?? 0, body }), reject);
+      },
+    );
     req.on('error', reject);
     req.end(opts.body);
   });
@@ -65,7 +69,12 @@ describe('S3Driver (real S3 server)', () => {
       expect(entry).toMatchObject({ key: 'reports/2024/q1.pdf', type: 'FILE', size: data.length, contentType: 'application/pdf' });
       expect(await driver.stat('reports/2024/q1.pdf')).toMatchObject({ type: 'FILE', size: data.length, contentType: 'application/pdf' });
       await driver.write('in/draft.txt', streamOf('text'), { contentType: 'text/plain' });
-      expect(await driver.rename('in/draft.txt', 'in/final.txt')).toMatchObject({ key: 'in/final.txt', type: 'FILE', size: 4, contentType: 'text/plain' });
+      expect(await driver.rename('in/draft.txt', 'in/final.txt')).toMatchObject({
+        key: 'in/final.txt',
+        type: 'FILE',
+        size: 4,
+        contentType: 'text/plain',
+      });
       expect(await driver.stat('in/draft.txt')).toBeNull();
       expect(await text(driver, 'in/final.txt')).toBe('text');
     });
@@ -110,7 +119,12 @@ describe('S3Driver (real S3 server)', () => {
         else callback(null, s3.virtualHost.address, 4);
       }) as unknown as LookupFunction;
       const agent = new Agent({ lookup } as ConstructorParameters<typeof Agent>[0]);
-      const vhost = new S3Driver({ ...(settings() as { bucketName: string }), endpoint: s3.virtualHost.endpoint, pathStyle: false, transportAgent: agent });
+      const vhost = new S3Driver({
+        ...(settings() as { bucketName: string }),
+        endpoint: s3.virtualHost.endpoint,
+        pathStyle: false,
+        transportAgent: agent,
+      });
       await vhost.write('v/host.txt', streamOf('virtual'), {});
       expect((await vhost.list('v/', { limit: 10 })).entries.map((e) => e.key)).toEqual(['v/host.txt']);
       expect(await text(driver, 'v/host.txt')).toBe('virtual');
@@ -120,7 +134,11 @@ describe('S3Driver (real S3 server)', () => {
       const got = await httpCall(url, { method: 'GET', agent });
       expect(got).toMatchObject({ status: 200 });
       expect(got.body.toString()).toBe('virtual');
-      const put = await httpCall((await vhost.presignUpload('v/put.txt', 300)) as string, { method: 'PUT', body: Buffer.from('put'), agent });
+      const put = await httpCall((await vhost.presignUpload('v/put.txt', 300)) as string, {
+        method: 'PUT',
+        body: Buffer.from('put'),
+        agent,
+      });
       expect(put.status).toBe(200);
       expect(await text(driver, 'v/put.txt')).toBe('put');
       agent.destroy();

@@ -61,12 +61,14 @@ export class S3Driver implements StorageDriver {
   constructor(options: S3DriverOptions) {
     this.#bucket = options.bucketName;
     this.#prefix = options.prefix ?? '';
-    if (this.#prefix && keyProblems(this.#prefix, 'folder').length) throw new Error(`The key prefix of an S3 provider must end in '/', got ${this.#prefix}`);
+    if (this.#prefix && keyProblems(this.#prefix, 'folder').length)
+      throw new Error(`The key prefix of an S3 provider must end in '/', got ${this.#prefix}`);
     this.#partSize = options.partSize ?? DEFAULT_PART_SIZE;
     if (this.#partSize < 5 * MIB) throw new Error('The S3 part size must be at least 5 MiB');
 
     const endpoint = options.endpoint ? new URL(options.endpoint) : new URL('https://s3.amazonaws.com');
-    if (endpoint.protocol !== 'http:' && endpoint.protocol !== 'https:') throw new Error(`The S3 endpoint must be an http(s) URL, got ${endpoint.protocol}`);
+    if (endpoint.protocol !== 'http:' && endpoint.protocol !== 'https:')
+      throw new Error(`The S3 endpoint must be an http(s) URL, got ${endpoint.protocol}`);
     if (endpoint.pathname !== '/' && endpoint.pathname !== '') throw new Error('The S3 endpoint must not have a path');
     const useSSL = endpoint.protocol === 'https:';
     this.#client = new Client({
@@ -88,7 +90,10 @@ export class S3Driver implements StorageDriver {
     return { type: this.type, bucketName: this.#bucket, prefix: this.#prefix };
   }
 
-  async list(directory: string, opts: { startAfter?: string; limit: number; nameContains?: string }): Promise<{ entries: StoredEntry[]; more: boolean }> {
+  async list(
+    directory: string,
+    opts: { startAfter?: string; limit: number; nameContains?: string },
+  ): Promise<{ entries: StoredEntry[]; more: boolean }> {
     assertKey(directory, 'directory');
     const entries: StoredEntry[] = [];
     // Keys at or before this one are never returned again: it dedupes a folder that S3 reports
@@ -165,7 +170,13 @@ export class S3Driver implements StorageDriver {
       uploadId ??= await this.#client.initiateNewMultipartUpload(this.#bucket, objectKey, headers);
       const part = parts.length + 1;
       const sent = await this.#client.uploadPart(
-        { bucketName: this.#bucket, objectName: objectKey, uploadID: encodeURIComponent(uploadId), partNumber: part, headers: { 'Content-Length': payload.length } },
+        {
+          bucketName: this.#bucket,
+          objectName: objectKey,
+          uploadID: encodeURIComponent(uploadId),
+          partNumber: part,
+          headers: { 'Content-Length': payload.length },
+        },
         payload,
       );
       parts.push({ part, etag: sent.etag });
@@ -227,7 +238,8 @@ export class S3Driver implements StorageDriver {
     assertKey(toKey, 'item');
     const isFolder = fromKey.endsWith('/');
     if (toKey.endsWith('/') !== isFolder) throw new StorageInvalidKeyError(toKey, 'a file and a folder cannot be renamed into each other');
-    if (isFolder && toKey !== fromKey && toKey.startsWith(fromKey)) throw new StorageInvalidKeyError(toKey, 'a folder cannot be moved into itself');
+    if (isFolder && toKey !== fromKey && toKey.startsWith(fromKey))
+      throw new StorageInvalidKeyError(toKey, 'a folder cannot be moved into itself');
     if (!(await this.stat(fromKey))) throw new StorageNotFoundError(fromKey);
     // A file "x" and a folder "x/" can coexist in S3 but would show as two items of one name.
     const twin = isFolder ? toKey.slice(0, -1) : `${toKey}/`;
@@ -315,7 +327,10 @@ export class S3Driver implements StorageDriver {
   async #removeBatch(objectKeys: string[]): Promise<void> {
     const results = await this.#client.removeObjects(this.#bucket, objectKeys);
     const failed = results.find((r) => r?.Error && r.Error.Code !== 'NoSuchKey');
-    if (failed?.Error) throw new Error(`S3 refused to delete ${failed.Error.Key ?? 'an object'}: ${failed.Error.Code ?? ''} ${failed.Error.Message ?? ''}`.trim());
+    if (failed?.Error)
+      throw new Error(
+        `S3 refused to delete ${failed.Error.Key ?? 'an object'}: ${failed.Error.Code ?? ''} ${failed.Error.Message ?? ''}`.trim(),
+      );
   }
 
   async #copy(fromKey: string, toKey: string, size?: number): Promise<void> {

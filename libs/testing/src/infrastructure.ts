@@ -50,7 +50,7 @@ export const dockerCli: DockerCli = async (args, timeoutMs) => {
     return { ok: true, output: stdout };
   } catch (err) {
     const e = err as { stderr?: string; message: string; killed?: boolean };
-    return { ok: false, output: e.killed ? `no answer within ${timeoutMs} ms` : (e.stderr || e.message) };
+    return { ok: false, output: e.killed ? `no answer within ${timeoutMs} ms` : e.stderr || e.message };
   }
 };
 
@@ -193,7 +193,10 @@ async function startContainers(database: string, natsPrefix: string): Promise<Te
 }
 
 export async function startTestInfrastructure(label = 'run'): Promise<TestInfrastructure> {
-  const id = `${label.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 20)}_${randomBytes(4).toString('hex')}`;
+  const id = `${label
+    .replace(/[^a-z0-9]/gi, '')
+    .toLowerCase()
+    .slice(0, 20)}_${randomBytes(4).toString('hex')}`;
   const natsPrefix = `t_${id}`;
   const database = `docintel_test_${id}`;
 

@@ -6,7 +6,15 @@ import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { Client } from 'minio';
-import { assertDockerEngine, ensureTestImage, MissingTestImageError, TEST_IMAGES, testContainerLabels, testImage, useTestcontainers } from './infrastructure';
+import {
+  assertDockerEngine,
+  ensureTestImage,
+  MissingTestImageError,
+  TEST_IMAGES,
+  testContainerLabels,
+  testImage,
+  useTestcontainers,
+} from './infrastructure';
 import { verifySigV4 } from './sigv4';
 
 /**
@@ -54,7 +62,15 @@ async function minioImage(): Promise<string | undefined> {
 
 function adminClient(endpoint: string, accessKey: string, secretKey: string): Client {
   const url = new URL(endpoint);
-  return new Client({ endPoint: url.hostname, port: Number(url.port), useSSL: false, accessKey, secretKey, region: REGION, pathStyle: true });
+  return new Client({
+    endPoint: url.hostname,
+    port: Number(url.port),
+    useSSL: false,
+    accessKey,
+    secretKey,
+    region: REGION,
+    pathStyle: true,
+  });
 }
 
 export async function startS3Server(): Promise<TestS3Server> {
@@ -79,7 +95,11 @@ async function startMinio(image: string): Promise<TestS3Server> {
     accessKey,
     secretKey,
     region: REGION,
-    virtualHost: { endpoint: `http://${VHOST_DOMAIN}:${port}`, hostname: VHOST_DOMAIN, address: container.getHost() === 'localhost' ? '127.0.0.1' : container.getHost() },
+    virtualHost: {
+      endpoint: `http://${VHOST_DOMAIN}:${port}`,
+      hostname: VHOST_DOMAIN,
+      address: container.getHost() === 'localhost' ? '127.0.0.1' : container.getHost(),
+    },
     createBucket: (name) => client.makeBucket(name, REGION),
     pendingUploads: async (bucket) => {
       const keys: string[] = [];

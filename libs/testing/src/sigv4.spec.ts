@@ -13,26 +13,47 @@ function requestOf(url: string, headers: Record<string, string> = {}): IncomingM
   return { method: 'GET', url, headers: { host: 'examplebucket.s3.amazonaws.com', ...headers } } as unknown as IncomingMessage;
 }
 
-const options = (now: string) => ({ secretFor: (k: string) => (k === ACCESS_KEY ? SECRET : undefined), region: 'us-east-1', now: new Date(now) });
+const options = (now: string) => ({
+  secretFor: (k: string) => (k === ACCESS_KEY ? SECRET : undefined),
+  region: 'us-east-1',
+  now: new Date(now),
+});
 
 describe('verifySigV4', () => {
   it('accepts the documented presigned URL while it is valid', () => {
-    expect(verifySigV4(requestOf(`/test.txt?${QUERY}&X-Amz-Signature=${SIGNATURE}`), options('2013-05-24T10:00:00Z'))).toEqual({ ok: true });
+    expect(verifySigV4(requestOf(`/test.txt?${QUERY}&X-Amz-Signature=${SIGNATURE}`), options('2013-05-24T10:00:00Z'))).toEqual({
+      ok: true,
+    });
   });
 
   it('refuses it once expired', () => {
-    expect(verifySigV4(requestOf(`/test.txt?${QUERY}&X-Amz-Signature=${SIGNATURE}`), options('2013-05-25T00:00:01Z'))).toMatchObject({ ok: false, code: 'AccessDenied' });
+    expect(verifySigV4(requestOf(`/test.txt?${QUERY}&X-Amz-Signature=${SIGNATURE}`), options('2013-05-25T00:00:01Z'))).toMatchObject({
+      ok: false,
+      code: 'AccessDenied',
+    });
   });
 
   it('refuses another key, another host, another signature or another region', () => {
     const now = '2013-05-24T10:00:00Z';
-    expect(verifySigV4(requestOf(`/other.txt?${QUERY}&X-Amz-Signature=${SIGNATURE}`), options(now))).toMatchObject({ code: 'SignatureDoesNotMatch' });
-    expect(verifySigV4(requestOf(`/test.txt?${QUERY}&X-Amz-Signature=${SIGNATURE}`, { host: 'evil.example' }), options(now))).toMatchObject({ code: 'SignatureDoesNotMatch' });
-    expect(verifySigV4(requestOf(`/test.txt?${QUERY}&X-Amz-Signature=${'0'.repeat(64)}`), options(now))).toMatchObject({ code: 'SignatureDoesNotMatch' });
-    expect(verifySigV4(requestOf(`/test.txt?${QUERY}&X-Amz-Signature=${SIGNATURE}`), { ...options(now), region: 'eu-west-1' })).toMatchObject({ ok: false });
+    expect(verifySigV4(requestOf(`/other.txt?${QUERY}&X-Amz-Signature=${SIGNATURE}`), options(now))).toMatchObject({
+      code: 'SignatureDoesNotMatch',
+    });
+    expect(verifySigV4(requestOf(`/test.txt?${QUERY}&X-Amz-Signature=${SIGNATURE}`, { host: 'evil.example' }), options(now))).toMatchObject(
+      { code: 'SignatureDoesNotMatch' },
+    );
+    expect(verifySigV4(requestOf(`/test.txt?${QUERY}&X-Amz-Signature=${'0'.repeat(64)}`), options(now))).toMatchObject({
+      code: 'SignatureDoesNotMatch',
+    });
+    expect(
+      verifySigV4(requestOf(`/test.txt?${QUERY}&X-Amz-Signature=${SIGNATURE}`), { ...options(now), region: 'eu-west-1' }),
+    ).toMatchObject({ ok: false });
   });
 
   it('refuses an unsigned request', () => {
-    expect(verifySigV4(requestOf('/test.txt'), options('2013-05-24T10:00:00Z'))).toMatchObject({ ok: false, status: 403, code: 'AccessDenied' });
+    expect(verifySigV4(requestOf('/test.txt'), options('2013-05-24T10:00:00Z'))).toMatchObject({
+      ok: false,
+      status: 403,
+      code: 'AccessDenied',
+    });
   });
 });

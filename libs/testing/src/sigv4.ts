@@ -66,7 +66,8 @@ export function verifySigV4(req: IncomingMessage, { secretFor, region: serverReg
   let amzDate: string;
   let payloadHash: string;
   if (presigned) {
-    if (queryMap.get('X-Amz-Algorithm') !== ALGORITHM) return denied('AuthorizationQueryParametersError', 'X-Amz-Algorithm must be AWS4-HMAC-SHA256');
+    if (queryMap.get('X-Amz-Algorithm') !== ALGORITHM)
+      return denied('AuthorizationQueryParametersError', 'X-Amz-Algorithm must be AWS4-HMAC-SHA256');
     credential = queryMap.get('X-Amz-Credential') ?? '';
     signedHeaders = queryMap.get('X-Amz-SignedHeaders') ?? '';
     signature = queryMap.get('X-Amz-Signature') ?? '';
@@ -74,7 +75,8 @@ export function verifySigV4(req: IncomingMessage, { secretFor, region: serverReg
     payloadHash = queryMap.get('X-Amz-Content-Sha256') ?? 'UNSIGNED-PAYLOAD';
     const expires = Number(queryMap.get('X-Amz-Expires'));
     const signedAt = Date.parse(amzDate.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z'));
-    if (!Number.isFinite(expires) || !Number.isFinite(signedAt)) return denied('AuthorizationQueryParametersError', 'X-Amz-Date and X-Amz-Expires are required');
+    if (!Number.isFinite(expires) || !Number.isFinite(signedAt))
+      return denied('AuthorizationQueryParametersError', 'X-Amz-Date and X-Amz-Expires are required');
     if (now.getTime() > signedAt + expires * 1000) return denied('AccessDenied', 'Request has expired');
   } else if (authorization.startsWith(`${ALGORITHM} `)) {
     const parts = new Map(
@@ -99,7 +101,8 @@ export function verifySigV4(req: IncomingMessage, { secretFor, region: serverReg
   if (!date || !region || service !== 's3' || terminator !== 'aws4_request' || !amzDate.startsWith(date)) {
     return denied('AuthorizationHeaderMalformed', 'The credential scope is malformed');
   }
-  if (region !== serverRegion) return denied('AuthorizationHeaderMalformed', `The region '${region}' is wrong; expecting '${serverRegion}'`);
+  if (region !== serverRegion)
+    return denied('AuthorizationHeaderMalformed', `The region '${region}' is wrong; expecting '${serverRegion}'`);
 
   const canonicalUri = rawPath
     .split('/')

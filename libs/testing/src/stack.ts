@@ -7,13 +7,7 @@ import { startTestInfrastructure, type TestInfrastructure } from './infrastructu
 
 export const REPO_ROOT = resolve(__dirname, '../../..');
 
-export const APPS = [
-  'storage-service',
-  'indexing-service',
-  'job-orchestrator',
-  'rules-engine',
-  'api-gateway',
-] as const;
+export const APPS = ['storage-service', 'indexing-service', 'job-orchestrator', 'rules-engine', 'api-gateway'] as const;
 export type AppName = (typeof APPS)[number];
 
 export async function freePort(): Promise<number> {

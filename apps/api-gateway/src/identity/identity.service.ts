@@ -63,7 +63,9 @@ export class IdentityService {
   /** Creates whatever of namespace, user and membership is missing, then a new token; the token is returned once. */
   async createToken(opts: { namespace: string; email: string; name?: string; expiresInDays?: number }): Promise<CreatedToken> {
     if (!NAMESPACE_NAME.test(opts.namespace)) {
-      throw DomainError.invalid([{ field: 'namespace', problem: 'must be 1-63 letters, digits, ., _ or -, starting with a letter or digit' }]);
+      throw DomainError.invalid([
+        { field: 'namespace', problem: 'must be 1-63 letters, digits, ., _ or -, starting with a letter or digit' },
+      ]);
     }
     if (!isEmail(opts.email)) throw DomainError.invalid([{ field: 'user', problem: 'must be an email address' }]);
     const days = opts.expiresInDays;
@@ -74,10 +76,11 @@ export class IdentityService {
       const now = Date.now();
       const ns = await this.ensureNamespace(em, opts.namespace, now);
       const user = await this.ensureUser(em, opts.email.toLowerCase(), now);
-      await em.query(
-        `INSERT INTO memberships (user_id, namespace_id, created_time) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
-        [user.row.id, ns.row.id, now],
-      );
+      await em.query(`INSERT INTO memberships (user_id, namespace_id, created_time) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [
+        user.row.id,
+        ns.row.id,
+        now,
+      ]);
       const secret = newTokenSecret();
       const token = em.create(AccessTokenEntity, {
         id: randomUUID(),
@@ -103,13 +106,21 @@ export class IdentityService {
   }
 
   private async ensureNamespace(em: EntityManager, name: string, now: number) {
-    await em.query(`INSERT INTO namespaces (id, name, created_time) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING`, [randomUUID(), name, now]);
+    await em.query(`INSERT INTO namespaces (id, name, created_time) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING`, [
+      randomUUID(),
+      name,
+      now,
+    ]);
     const row = await em.findOneByOrFail(NamespaceEntity, { name });
     return { row, created: row.createdTime === now };
   }
 
   private async ensureUser(em: EntityManager, email: string, now: number) {
-    await em.query(`INSERT INTO users (id, email, created_time) VALUES ($1, $2, $3) ON CONFLICT (email) DO NOTHING`, [randomUUID(), email, now]);
+    await em.query(`INSERT INTO users (id, email, created_time) VALUES ($1, $2, $3) ON CONFLICT (email) DO NOTHING`, [
+      randomUUID(),
+      email,
+      now,
+    ]);
     const row = await em.findOneByOrFail(UserEntity, { email });
     return { row, created: row.createdTime === now };
   }
@@ -127,10 +138,10 @@ export class IdentityService {
   /** Revokes a token by id; false when there is no such token. Revoking twice keeps the first time. */
   async revokeToken(tokenId: string): Promise<boolean> {
     if (!/^[0-9a-f-]{36}$/i.test(tokenId)) return false;
-    const res = await this.ds.query(
-      `UPDATE access_tokens SET revoked_time = COALESCE(revoked_time, $2) WHERE id = $1 RETURNING id`,
-      [tokenId, Date.now()],
-    );
+    const res = await this.ds.query(`UPDATE access_tokens SET revoked_time = COALESCE(revoked_time, $2) WHERE id = $1 RETURNING id`, [
+      tokenId,
+      Date.now(),
+    ]);
     const revoked = (res[0] as unknown[]).length > 0;
     if (revoked) await this.ds.query('SELECT pg_notify($1, $2)', [TOKEN_REVOKED_CHANNEL, tokenId]);
     this.cache?.evict(tokenId);

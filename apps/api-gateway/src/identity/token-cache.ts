@@ -24,13 +24,11 @@ export class TokenCache<T> {
     const running = this.pending.get(key);
     if (running) return running;
     const started = this.now();
-    const loading = load().then(
-      (value) => {
-        // A revocation that arrived while loading wins: the entry is only kept if nothing evicted it meanwhile.
-        if (value !== undefined && this.pending.get(key) === loading) this.put(key, value, started);
-        return value;
-      },
-    );
+    const loading = load().then((value) => {
+      // A revocation that arrived while loading wins: the entry is only kept if nothing evicted it meanwhile.
+      if (value !== undefined && this.pending.get(key) === loading) this.put(key, value, started);
+      return value;
+    });
     this.pending.set(key, loading);
     try {
       return await loading;

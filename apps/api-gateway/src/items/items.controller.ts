@@ -179,7 +179,11 @@ export class ItemsController {
   @PROVIDER_ID
   @ApiOkResponse({ type: ProviderItemDto, description: 'Upload confirmed' })
   @ApiErrors(400, 401, 403, 404)
-  confirm(@UuidParam('providerId') providerId: string, @Body() body: ItemReferenceDto, @Caller() ctx: RpcContext): Promise<ProviderItemDto> {
+  confirm(
+    @UuidParam('providerId') providerId: string,
+    @Body() body: ItemReferenceDto,
+    @Caller() ctx: RpcContext,
+  ): Promise<ProviderItemDto> {
     return this.rpc.call(ItemsConfirm, { providerId, key: body.key }, ctx);
   }
 

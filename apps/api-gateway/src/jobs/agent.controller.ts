@@ -24,7 +24,11 @@ import { idempotencyKey } from './idempotency-key';
 import { JOB_ID, JobReads } from './jobs.controllers';
 
 /** What the results route answers before the run has written its output. */
-const notYet = (status: string): AgentJobOutputsDto => ({ answer: '', explanation: `The job is ${status}; its answer is written when it ends.`, referenceIds: [] });
+const notYet = (status: string): AgentJobOutputsDto => ({
+  answer: '',
+  explanation: `The job is ${status}; its answer is written when it ends.`,
+  referenceIds: [],
+});
 
 /** Conversations over the caller's documents: answers with citations, text or structured. */
 @ApiTags('Agent')
@@ -44,16 +48,28 @@ export class AgentJobsController extends JobReads {
     description:
       'Stateful (`message`, optional `conversation_id`) or stateless (`messages`); runs asynchronously. The same Idempotency-Key with the same body returns the same job; with another body, 409.',
   })
-  @ApiHeader({ name: 'Idempotency-Key', required: false, description: `At most ${AGENT_LIMITS.idempotencyKeyChars} visible ASCII characters; remembered for JOB_IDEMPOTENCY_TTL_SECONDS (24 h by default)` })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description: `At most ${AGENT_LIMITS.idempotencyKeyChars} visible ASCII characters; remembered for JOB_IDEMPOTENCY_TTL_SECONDS (24 h by default)`,
+  })
   @ApiOkResponse({ type: JobDto, description: 'Job created (or the job an earlier request with the same Idempotency-Key created)' })
   @ApiErrors(400, 401, 404, 409, 415)
-  create(@Body() body: CreateAgentJobRequestDto, @Headers('idempotency-key') key: string | string[] | undefined, @Caller() ctx: RpcContext): Promise<JobDto> {
+  create(
+    @Body() body: CreateAgentJobRequestDto,
+    @Headers('idempotency-key') key: string | string[] | undefined,
+    @Caller() ctx: RpcContext,
+  ): Promise<JobDto> {
     const idempotency = idempotencyKey(key);
     return this.rpc.call(AgentJobsCreate, { ...body, ...(idempotency ? { idempotencyKey: idempotency } : {}) }, ctx);
   }
 
   @Get()
-  @ApiOperation({ operationId: 'listAgentJobs', summary: 'List agent jobs', description: "The caller's agent jobs, newest first; with conversationId, one conversation's." })
+  @ApiOperation({
+    operationId: 'listAgentJobs',
+    summary: 'List agent jobs',
+    description: "The caller's agent jobs, newest first; with conversationId, one conversation's.",
+  })
   @ApiOkResponse({ type: JobPageDto })
   @ApiErrors(400, 401)
   list(@Query() query: ListAgentJobsQueryDto, @Caller() ctx: RpcContext): Promise<JobPageDto> {
@@ -70,7 +86,11 @@ export class AgentJobsController extends JobReads {
   }
 
   @Get(':jobId/inputs')
-  @ApiOperation({ operationId: 'getAgentJobInputs', summary: 'Get agent job inputs', description: 'The messages, files and configuration, in camelCase.' })
+  @ApiOperation({
+    operationId: 'getAgentJobInputs',
+    summary: 'Get agent job inputs',
+    description: 'The messages, files and configuration, in camelCase.',
+  })
   @JOB_ID
   @ApiOkResponse({ type: AgentJobInputsDto })
   @ApiErrors(400, 401, 404)
@@ -94,7 +114,11 @@ export class AgentJobsController extends JobReads {
   }
 
   @Get(':jobId/annotations')
-  @ApiOperation({ operationId: 'getAgentJobAnnotations', summary: 'Get agent job annotations', description: 'The DOCUMENT_STATEMENT annotations the answer cites, with positions.' })
+  @ApiOperation({
+    operationId: 'getAgentJobAnnotations',
+    summary: 'Get agent job annotations',
+    description: 'The DOCUMENT_STATEMENT annotations the answer cites, with positions.',
+  })
   @JOB_ID
   @ApiOkResponse({ type: [AnnotationDto] })
   @ApiErrors(400, 401, 404)
@@ -117,7 +141,11 @@ export class AgentJobsController extends JobReads {
 
   @Post(':jobId/cancel')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'cancelAgentJob', summary: 'Cancel an agent job (extension)', description: 'Ends a PENDING or RUNNING job as ABORTED, with the question and extraction jobs it started.' })
+  @ApiOperation({
+    operationId: 'cancelAgentJob',
+    summary: 'Cancel an agent job (extension)',
+    description: 'Ends a PENDING or RUNNING job as ABORTED, with the question and extraction jobs it started.',
+  })
   @JOB_ID
   @ApiOkResponse({ type: JobDto })
   @ApiErrors(400, 401, 404)

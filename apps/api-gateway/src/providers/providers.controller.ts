@@ -13,7 +13,11 @@ export class ProvidersController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get()
-  @ApiOperation({ operationId: 'listProviders', summary: 'List providers', description: 'Storage providers the caller\'s namespace may use. Secret fields are redacted.' })
+  @ApiOperation({
+    operationId: 'listProviders',
+    summary: 'List providers',
+    description: "Storage providers the caller's namespace may use. Secret fields are redacted.",
+  })
   @ApiOkResponse({ type: ProviderPageDto })
   @ApiErrors(400, 401)
   list(@Query() query: ListProvidersQueryDto, @Caller() ctx: RpcContext): Promise<ProviderPageDto> {

@@ -21,7 +21,12 @@ const HISTORY_TURNS = 40;
 /** The result of an agent job that could not answer, with the reason where the answer would be. */
 export function failedAgentResult(job: JobRecord, reason: string): AgentJobOutputsDto {
   const conversationId = (job.inputs as AgentInputs).conversationId;
-  return { answer: '', explanation: `The agent could not answer: ${reason}`, referenceIds: [], ...(conversationId ? { conversationId } : {}) };
+  return {
+    answer: '',
+    explanation: `The agent could not answer: ${reason}`,
+    referenceIds: [],
+    ...(conversationId ? { conversationId } : {}),
+  };
 }
 
 /**

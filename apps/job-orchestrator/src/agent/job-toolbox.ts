@@ -75,12 +75,21 @@ export class JobToolbox implements AgentToolbox {
   async askQuestions(questions: ToolQuestion[], fileIds: string[] | undefined, signal?: AbortSignal): Promise<JobAnswer[]> {
     const ids = this.readable(fileIds);
     if (!ids.length) return questions.map((q) => noFiles(q.question));
-    const created = await this.deps.jobs.createQa(this.ctx, {
-      name: this.subJobName(questions[0].question),
-      files: { fileIds: ids },
-      questions: questions.map((q, i) => ({ id: String(i + 1), question: q.question, answerType: q.answerType, guidelines: q.guidelines })),
-      config: { skip_unindexed_files: true },
-    }, { subJob: true });
+    const created = await this.deps.jobs.createQa(
+      this.ctx,
+      {
+        name: this.subJobName(questions[0].question),
+        files: { fileIds: ids },
+        questions: questions.map((q, i) => ({
+          id: String(i + 1),
+          question: q.question,
+          answerType: q.answerType,
+          guidelines: q.guidelines,
+        })),
+        config: { skip_unindexed_files: true },
+      },
+      { subJob: true },
+    );
     const results = (await this.waitFor(created, signal)) as QaResultDto[];
     const statements = await this.statementsOf(created.jobId);
     return results.map((r) => ({
@@ -95,12 +104,16 @@ export class JobToolbox implements AgentToolbox {
   async extractMetadata(metas: ToolMeta[], fileIds: string[] | undefined, signal?: AbortSignal): Promise<JobAnswer[]> {
     const ids = this.readable(fileIds);
     if (!ids.length) return metas.map((m) => noFiles(m.meta));
-    const created = await this.deps.jobs.createExtraction(this.ctx, {
-      name: this.subJobName(metas.map((m) => m.meta).join(', ')),
-      files: { fileIds: ids },
-      metas: metas.map((m) => ({ meta: m.meta, description: m.description, answerType: m.answerType })),
-      config: { skip_unindexed_files: true },
-    }, { subJob: true });
+    const created = await this.deps.jobs.createExtraction(
+      this.ctx,
+      {
+        name: this.subJobName(metas.map((m) => m.meta).join(', ')),
+        files: { fileIds: ids },
+        metas: metas.map((m) => ({ meta: m.meta, description: m.description, answerType: m.answerType })),
+        config: { skip_unindexed_files: true },
+      },
+      { subJob: true },
+    );
     const results = (await this.waitFor(created, signal)) as MetaResultDto[];
     const statements = await this.statementsOf(created.jobId);
     return results.map((r) => ({
@@ -141,7 +154,8 @@ export class JobToolbox implements AgentToolbox {
       const job = await this.deps.repo.load(created.jobId);
       if (!job) throw new Error(`the sub-job ${created.jobId} disappeared`);
       if (TERMINAL_JOB_STATUSES.includes(job.status)) {
-        if (job.status !== 'SUCCESS') throw new Error(`the sub-job ${job.id} ended ${job.status}: ${job.errorMessage ?? 'no reason given'}`);
+        if (job.status !== 'SUCCESS')
+          throw new Error(`the sub-job ${job.id} ended ${job.status}: ${job.errorMessage ?? 'no reason given'}`);
         const units = await this.deps.repo.unitResults(job.id, 0, 10_000);
         return units.flatMap((u) => u.results);
       }

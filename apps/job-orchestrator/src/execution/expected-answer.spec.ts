@@ -15,6 +15,9 @@ describe('checkExpectedAnswer', () => {
   });
 
   it('says why when there is no answer', () => {
-    expect(checkExpectedAnswer('90', '', null, { dataType: 'INT' })).toEqual({ validity: 0, explanation: 'No answer was found; expected "90".' });
+    expect(checkExpectedAnswer('90', '', null, { dataType: 'INT' })).toEqual({
+      validity: 0,
+      explanation: 'No answer was found; expected "90".',
+    });
   });
 });

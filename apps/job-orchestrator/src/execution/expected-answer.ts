@@ -25,7 +25,8 @@ export function checkExpectedAnswer(
   type: AnswerTypeDto,
 ): { validity: number; explanation: string } {
   if (!rawValue) return { validity: 0, explanation: `No answer was found; expected "${expected}".` };
-  if (normalizeAnswer(expected) === normalizeAnswer(rawValue)) return { validity: 1, explanation: 'The answer matches the expected answer.' };
+  if (normalizeAnswer(expected) === normalizeAnswer(rawValue))
+    return { validity: 1, explanation: 'The answer matches the expected answer.' };
   const wanted = type.dataType === 'STRING' ? null : toDataValue(expected, type).value;
   if (wanted && value && JSON.stringify(wanted) === JSON.stringify(value)) {
     return { validity: 1, explanation: 'The answer has the expected value.' };

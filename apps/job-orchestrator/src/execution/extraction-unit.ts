@@ -58,7 +58,9 @@ export class ExtractionUnitRunner {
       results,
       answered: results.length,
       annotations,
-      error: failed ? `${failed} of ${metas.length} metas could not be read from this file: ${results.find((r) => !r.found)?.explanation ?? ''}` : undefined,
+      error: failed
+        ? `${failed} of ${metas.length} metas could not be read from this file: ${results.find((r) => !r.found)?.explanation ?? ''}`
+        : undefined,
     };
   }
 
@@ -77,13 +79,24 @@ export class ExtractionUnitRunner {
       if (parsed.value) {
         const rawValue = formatRawValue(parsed.value, meta.answerType) || parsed.rawValue;
         return {
-          answer: { found: true, rawValue, value: parsed.value, confidence: 0.9, explanation: known.explanation, citations: cited.citations },
+          answer: {
+            found: true,
+            rawValue,
+            value: parsed.value,
+            confidence: 0.9,
+            explanation: known.explanation,
+            citations: cited.citations,
+          },
           passages: cited.passages,
         };
       }
     }
     const question = meta.description ? `${meta.meta}: ${meta.description}` : meta.meta;
-    const found = await this.rpc.call(PassagesSearch, { query: question.slice(0, 8000), fileIds: [fileId], limit: this.env.JOB_PASSAGES }, ctx);
+    const found = await this.rpc.call(
+      PassagesSearch,
+      { query: question.slice(0, 8000), fileIds: [fileId], limit: this.env.JOB_PASSAGES },
+      ctx,
+    );
     const passages = await this.ranking.rank(question, found.passages, signal);
     const answer = await this.reader.answer({ question, answerType: meta.answerType }, passages.map(toReaderPassage), signal);
     return { answer, passages };

@@ -9,7 +9,11 @@ const META_ALIASES: Record<string, string[]> = {
   language: ['language', 'document language'],
 };
 
-const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 
 /**
  * The value of a meta when the file's "Document metadata" ontology has it (title, authors, DOI,

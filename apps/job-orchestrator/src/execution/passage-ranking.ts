@@ -19,8 +19,6 @@ export class PassageRanking {
       passages.map((p) => p.text),
       signal,
     );
-    return passages
-      .map((p, i) => ({ ...p, score: 1 / (1 + Math.exp(-scores[i])) }))
-      .sort((a, b) => b.score - a.score);
+    return passages.map((p, i) => ({ ...p, score: 1 / (1 + Math.exp(-scores[i])) })).sort((a, b) => b.score - a.score);
   }
 }

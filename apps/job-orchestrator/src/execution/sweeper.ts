@@ -68,7 +68,8 @@ export class JobSweeper implements OnApplicationBootstrap, BeforeApplicationShut
       if (await this.repo.finishIfDone(jobId)) result.finished++;
     }
     result.expiredKeys = await this.agents.purgeKeys(this.env.JOB_IDEMPOTENCY_TTL_SECONDS);
-    if (result.takenOver || result.failed || result.republished || result.finished || result.expiredKeys) this.logger.info(result, 'job sweep');
+    if (result.takenOver || result.failed || result.republished || result.finished || result.expiredKeys)
+      this.logger.info(result, 'job sweep');
     return result;
   }
 }

@@ -121,7 +121,10 @@ export class UnitWorker implements OnApplicationBootstrap, BeforeApplicationShut
     const lastDelivery = deliveryCount >= this.env.JOB_MAX_DELIVER;
     const ac = new AbortController();
     this.inFlight.add(ac);
-    const [limitMs, limitName] = job.kind === 'agent' ? [this.env.AGENT_RUN_TIMEOUT_MS, 'AGENT_RUN_TIMEOUT_MS'] : [this.env.JOB_UNIT_TIMEOUT_MS, 'JOB_UNIT_TIMEOUT_MS'];
+    const [limitMs, limitName] =
+      job.kind === 'agent'
+        ? [this.env.AGENT_RUN_TIMEOUT_MS, 'AGENT_RUN_TIMEOUT_MS']
+        : [this.env.JOB_UNIT_TIMEOUT_MS, 'JOB_UNIT_TIMEOUT_MS'];
     const timeout = setTimeout(() => ac.abort(new Error(`it took longer than ${limitMs} ms (${limitName})`)), limitMs);
     const heartbeat = setInterval(() => {
       progress();
@@ -161,9 +164,13 @@ export class UnitWorker implements OnApplicationBootstrap, BeforeApplicationShut
 
   private runUntilAborted(job: JobRecord, unit: UnitRecord, signal: AbortSignal): Promise<UnitOutcome> {
     const requestId = currentRequestId() ?? job.id;
-    const runner = { qa: this.qa, extraction: this.extraction, 'multi-dim-extraction': this.multiDim, 'find-similar': this.findSimilar, agent: this.agent }[
-      job.kind
-    ];
+    const runner = {
+      qa: this.qa,
+      extraction: this.extraction,
+      'multi-dim-extraction': this.multiDim,
+      'find-similar': this.findSimilar,
+      agent: this.agent,
+    }[job.kind];
     const run = runner.run(job, unit, requestId, signal);
     // A reader that does not watch the signal still cannot hold the unit past its deadline.
     const aborted = new Promise<never>((_, reject) => {

@@ -27,7 +27,11 @@ describe('qaInputs', () => {
       });
       throw new Error('expected a rejection');
     } catch (err) {
-      expect((err as DomainError).details.map((d) => d.field)).toEqual(['questions[1].id', 'questions[1].answerType.enumValues', 'questions[0].inputQuestionIds[0]']);
+      expect((err as DomainError).details.map((d) => d.field)).toEqual([
+        'questions[1].id',
+        'questions[1].answerType.enumValues',
+        'questions[0].inputQuestionIds[0]',
+      ]);
     }
   });
 });

@@ -43,7 +43,10 @@ export function qaInputs(req: CreateQaJobRequestDto): { inputs: QaInputs; depend
     q.inputQuestionIds.flatMap((id, k) => {
       const at = position.get(id);
       if (at === undefined) {
-        problems.push({ field: `questions[${i}].inputQuestionIds[${k}]`, problem: `names no question of this job (${JSON.stringify(id)})` });
+        problems.push({
+          field: `questions[${i}].inputQuestionIds[${k}]`,
+          problem: `names no question of this job (${JSON.stringify(id)})`,
+        });
         return [];
       }
       if (at === i) {
@@ -55,7 +58,11 @@ export function qaInputs(req: CreateQaJobRequestDto): { inputs: QaInputs; depend
   );
   if (!problems.length) {
     const cycle = findCycle(dependsOn);
-    if (cycle) problems.push({ field: `questions[${cycle[0]}].inputQuestionIds`, problem: `form a cycle: ${cycle.map((i) => questions[i].id).join(' -> ')}` });
+    if (cycle)
+      problems.push({
+        field: `questions[${cycle[0]}].inputQuestionIds`,
+        problem: `form a cycle: ${cycle.map((i) => questions[i].id).join(' -> ')}`,
+      });
   }
   if (problems.length) throw DomainError.invalid(problems);
   return { inputs: { files: req.files, questions, config: req.config }, dependsOn: dependsOn.map((d) => [...new Set(d)]) };
@@ -79,8 +86,11 @@ export function extractionInputs(req: CreateExtractionJobRequestDto): Extraction
 export function findSimilarInputs(req: CreateFindSimilarJobRequestDto): FindSimilarInputs {
   const problems: ErrorDetail[] = [];
   const sourceIdentifiers = req.sourceIdentifiers.map((s, i) => {
-    const kept = Object.fromEntries((['doi', 'id', 'openAccessId'] as const).filter((k) => typeof s[k] === 'string' && s[k].trim()).map((k) => [k, s[k]?.trim()]));
-    if (!Object.keys(kept).length) problems.push({ field: `sourceIdentifiers[${i}]`, problem: 'must name the document by doi, id or openAccessId' });
+    const kept = Object.fromEntries(
+      (['doi', 'id', 'openAccessId'] as const).filter((k) => typeof s[k] === 'string' && s[k].trim()).map((k) => [k, s[k]?.trim()]),
+    );
+    if (!Object.keys(kept).length)
+      problems.push({ field: `sourceIdentifiers[${i}]`, problem: 'must name the document by doi, id or openAccessId' });
     return kept;
   });
   if (problems.length) throw DomainError.invalid(problems);

@@ -1,4 +1,11 @@
-import { JOB_TASK_TYPES, entityId, type AnnotationDto, type FindSimilarJobHead, type FindSimilarStatus, type JobDto } from '@docintel/contracts';
+import {
+  JOB_TASK_TYPES,
+  entityId,
+  type AnnotationDto,
+  type FindSimilarJobHead,
+  type FindSimilarStatus,
+  type JobDto,
+} from '@docintel/contracts';
 import type { FindSimilarInputs, JobRecord, UnitCounts } from './job-records';
 
 /** The Job as the API shows it; executionTime in seconds, so far while it runs. */

@@ -13,7 +13,14 @@ describe('takePart', () => {
   });
 
   it('always takes at least one unit, however large', () => {
-    const part = takePart([{ unit: 0, items: big(800) }, { unit: 1, items: big(1) }], 0, 2);
+    const part = takePart(
+      [
+        { unit: 0, items: big(800) },
+        { unit: 1, items: big(1) },
+      ],
+      0,
+      2,
+    );
     expect([part.items.length, part.nextUnit]).toEqual([800, 1]);
   });
 

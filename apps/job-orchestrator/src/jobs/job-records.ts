@@ -1,4 +1,15 @@
-import type { AgentJobInputsDto, AgentRole, AnswerTypeDto, FilesInputDto, JobKind, JobLaunchConfigDto, JobStatus, MetaInputDto, QuestionInputDto, SourceIdentifierDto } from '@docintel/contracts';
+import type {
+  AgentJobInputsDto,
+  AgentRole,
+  AnswerTypeDto,
+  FilesInputDto,
+  JobKind,
+  JobLaunchConfigDto,
+  JobStatus,
+  MetaInputDto,
+  QuestionInputDto,
+  SourceIdentifierDto,
+} from '@docintel/contracts';
 
 import type { MultiDimInputs } from '../multi-dim/multi-dim-inputs';
 

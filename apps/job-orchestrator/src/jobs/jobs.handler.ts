@@ -93,7 +93,10 @@ export class JobsHandler {
   }
 
   @RpcHandler(JobsInputs)
-  inputs(req: JobRefRequest, ctx: RpcContext): Promise<QaJobInputsDto | ExtractionJobInputsDto | FindSimilarSourcesDto | MultiDimJobInputsDto | AgentJobInputsDto> {
+  inputs(
+    req: JobRefRequest,
+    ctx: RpcContext,
+  ): Promise<QaJobInputsDto | ExtractionJobInputsDto | FindSimilarSourcesDto | MultiDimJobInputsDto | AgentJobInputsDto> {
     return this.jobs.inputs(ctx, req.kind, req.jobId);
   }
 

@@ -25,7 +25,28 @@ export class JobsModule {
   static forRoot(engine: Provider[]): DynamicModule {
     return {
       module: JobsModule,
-      providers: [...engine, ReaderLifecycle, JobsRepository, UnitQueue, JobsService, JobsHandler, PassageRanking, MetadataAnswers, QaUnitRunner, ExtractionUnitRunner, bibliographicSourceProvider, FindSimilarUnitRunner, MultiDimUnitRunner, ...agentEngineProviders(), AgentRepository, AgentJobsService, AgentHandler, AgentUnitRunner, UnitWorker, JobSweeper],
+      providers: [
+        ...engine,
+        ReaderLifecycle,
+        JobsRepository,
+        UnitQueue,
+        JobsService,
+        JobsHandler,
+        PassageRanking,
+        MetadataAnswers,
+        QaUnitRunner,
+        ExtractionUnitRunner,
+        bibliographicSourceProvider,
+        FindSimilarUnitRunner,
+        MultiDimUnitRunner,
+        ...agentEngineProviders(),
+        AgentRepository,
+        AgentJobsService,
+        AgentHandler,
+        AgentUnitRunner,
+        UnitWorker,
+        JobSweeper,
+      ],
       exports: [JobsRepository, AgentRepository, UnitWorker, JobSweeper],
     };
   }

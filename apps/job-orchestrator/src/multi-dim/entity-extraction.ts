@@ -41,7 +41,9 @@ export function entityExtractionOf(jobId: string, inputs: MultiDimInputs, files:
     fromText.length ? `the text of ${fromText.map((f) => f.fileName).join(', ')}` : '',
   ].filter(Boolean);
   const none = files.filter((f) => !f.rows.length).map((f) => f.fileName);
-  const cut = files.filter((f) => f.truncatedFrom).map((f) => `${f.fileName} gave ${f.truncatedFrom} rows; the first ${f.rows.length} were kept`);
+  const cut = files
+    .filter((f) => f.truncatedFrom)
+    .map((f) => `${f.fileName} gave ${f.truncatedFrom} rows; the first ${f.rows.length} were kept`);
   return {
     metaId: uuidV5(`${jobId}:${inputs.schema.name}`, METAS_NAMESPACE),
     meta: inputs.schema.name,

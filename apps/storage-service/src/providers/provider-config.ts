@@ -144,7 +144,8 @@ export function namespaceAccessProblems(e: ProviderConfigEntry, path: string): E
     if (names.length === 0) add('namespaces', 'should not be empty');
     for (const name of names) {
       const field = `namespaces.${name}`;
-      if (!NAMESPACE_NAME_PATTERN.test(name)) add(field, 'must be a namespace name (letters, digits, ., _ or -, starting with a letter or digit)');
+      if (!NAMESPACE_NAME_PATTERN.test(name))
+        add(field, 'must be a namespace name (letters, digits, ., _ or -, starting with a letter or digit)');
       const place = ns[name];
       if (place === null) continue;
       if (!isMapping(place)) {

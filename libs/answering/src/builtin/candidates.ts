@@ -3,7 +3,15 @@ import { findDates } from '../typed/dates';
 import { findEnumMentions } from '../typed/enums';
 import { findNumbers } from '../typed/numbers';
 import { stringSpans, type SentenceView } from './lattice';
-import { askedScale, asksRole, datePlausibility, enumClauseMatches, eventDates, numberPlausibility, spanPlausibility } from './plausibility';
+import {
+  askedScale,
+  asksRole,
+  datePlausibility,
+  enumClauseMatches,
+  eventDates,
+  numberPlausibility,
+  spanPlausibility,
+} from './plausibility';
 import type { AnalyzedQuestion } from './question';
 import { tokenRange } from './scoring';
 

@@ -8,7 +8,15 @@ import { splitSentences } from './sentences';
 import { tokenize } from './tokens';
 
 const ask = (question: string) => analyzeQuestion({ question });
-const passage = (text: string): ReaderPassage => ({ id: 'p1', fileId: 'f', fileName: 'f.txt', nodeType: 'paragraph', headings: [], score: 1, text });
+const passage = (text: string): ReaderPassage => ({
+  id: 'p1',
+  fileId: 'f',
+  fileName: 'f.txt',
+  nodeType: 'paragraph',
+  headings: [],
+  score: 1,
+  text,
+});
 
 describe('tokenize', () => {
   it('reads a CamelCase name as its words, with their offsets', () => {
@@ -93,7 +101,9 @@ describe('sentencePolarity', () => {
   });
 
   it('flips a clause that the next one calls false', () => {
-    expect(polarity('A legend claims that duck quacks do not echo; however, this has been proven to be false.', 'Do duck quacks echo?')).toBe(true);
+    expect(
+      polarity('A legend claims that duck quacks do not echo; however, this has been proven to be false.', 'Do duck quacks echo?'),
+    ).toBe(true);
     expect(polarity('Duck quacks do not echo.', 'Do duck quacks echo?')).toBe(false);
   });
 

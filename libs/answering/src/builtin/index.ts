@@ -1,5 +1,14 @@
 export * from './builtin-reader';
-export { decide, confidenceOf, DEFAULT_THRESHOLDS, NUMERIC_MIN_CONFIDENCE, minConfidenceFor, type Decision, type DecisionThresholds, type Evidence } from './decision';
+export {
+  decide,
+  confidenceOf,
+  DEFAULT_THRESHOLDS,
+  NUMERIC_MIN_CONFIDENCE,
+  minConfidenceFor,
+  type Decision,
+  type DecisionThresholds,
+  type Evidence,
+} from './decision';
 // The pieces the training script (bench/answering/train-reader.js) builds its examples with, so
 // that learning and answering compute the same features.
 export { analyzeQuestion, type AnalyzedQuestion, type QuestionType } from './question';

@@ -90,7 +90,11 @@ export function extractEntityRows(schema: EntitySchemaSpec, tables: SourceTable[
     const titleCells = table.rows.slice(0, shaped.titleRows).flatMap((r) => r.filter((c) => c.text.trim()));
     let group: SourceCell | undefined = titleCells[titleCells.length - 1];
 
-    for (const { cells, row, subHeading } of bodyRows(shaped, matches, rowKeys.map((c) => byKey.get(c.key)?.tableColumn))) {
+    for (const { cells, row, subHeading } of bodyRows(
+      shaped,
+      matches,
+      rowKeys.map((c) => byKey.get(c.key)?.tableColumn),
+    )) {
       if (subHeading) {
         group = subHeading;
         continue;
@@ -105,7 +109,11 @@ export function extractEntityRows(schema: EntitySchemaSpec, tables: SourceTable[
         const typed = typeCell(column, cell.text, headerUnits[m.tableColumn]);
         const evidence = [evidenceOf(table, cell)];
         if (typed.unit) {
-          units.set(column.key, { unit: typed.unit, evidence, from: typed.unit === headerUnits[m.tableColumn] ? 'its header' : 'the value' });
+          units.set(column.key, {
+            unit: typed.unit,
+            evidence,
+            from: typed.unit === headerUnits[m.tableColumn] ? 'its header' : 'the value',
+          });
         }
         return { columnKey: column.key, value: typed.value, explanation: `${where(evidence[0])}: ${typed.note}.`, evidence };
       });
@@ -175,7 +183,12 @@ function bodyRows(shaped: ShapedTable, matches: ColumnMatch[], keyColumns: Array
     const texts = cells.map((c) => c?.text.trim().toLowerCase() ?? '');
     if (shaped.headerRows && texts.every((t, col) => t === headerFolded[col])) return;
     const present = cells.filter((c, col, all) => c && c.text.trim() && all.indexOf(c) === col);
-    if (width >= 3 && present.length === 1 && !matched.filter((col) => !keys.has(col)).some((col) => filled(cells, col)) && matched.length > 1) {
+    if (
+      width >= 3 &&
+      present.length === 1 &&
+      !matched.filter((col) => !keys.has(col)).some((col) => filled(cells, col)) &&
+      matched.length > 1
+    ) {
       rows.push({ cells, row: index, subHeading: present[0] }); // unless it turns out to be a row-key cell spanning rows
       return;
     }

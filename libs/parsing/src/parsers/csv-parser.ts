@@ -55,7 +55,10 @@ export class CsvParser implements Parser {
 
 /** The candidate that splits the first lines into the most consistent number of fields. */
 export function sniffDelimiter(text: string): string {
-  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '').slice(0, 30);
+  const lines = text
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== '')
+    .slice(0, 30);
   let best = ',';
   let bestScore = 0;
   for (const d of CANDIDATES) {
@@ -97,7 +100,12 @@ function fieldSpans(raw: string, delimiter: string, firstLine: number): LinePosi
   let start = { line, col };
   let quoted = false;
   const close = () =>
-    spans.push({ type: 'LINE', line_number: start.line, column_index_start: start.col, column_index_stop: line === start.line ? col : start.col });
+    spans.push({
+      type: 'LINE',
+      line_number: start.line,
+      column_index_start: start.col,
+      column_index_stop: line === start.line ? col : start.col,
+    });
   for (let i = 0; i < raw.length; i++) {
     const ch = raw[i];
     if (ch === '"') quoted = !quoted;
@@ -119,5 +127,10 @@ function fieldSpans(raw: string, delimiter: string, firstLine: number): LinePosi
 }
 
 function lineSpan(first: LinePosition, last: LinePosition): LinePosition {
-  return { type: 'LINE', line_number: first.line_number, column_index_start: first.column_index_start, column_index_stop: last.line_number === first.line_number ? last.column_index_stop : first.column_index_stop };
+  return {
+    type: 'LINE',
+    line_number: first.line_number,
+    column_index_start: first.column_index_start,
+    column_index_stop: last.line_number === first.line_number ? last.column_index_stop : first.column_index_stop,
+  };
 }

@@ -23,7 +23,10 @@ export class DocParser implements Parser {
     let index = 0;
     for (const text of texts) {
       for (const para of text.split(PARAGRAPH_MARK)) {
-        const t = para.replace(CONTROL, '').replace(/[ \t]+/g, ' ').trim();
+        const t = para
+          .replace(CONTROL, '')
+          .replace(/[ \t]+/g, ' ')
+          .trim();
         if (t) root.children.push(node('paragraph', t, [], [paragraphPosition(index, para)]));
         index++;
       }

@@ -180,7 +180,10 @@ class BodyReader {
     const ilvl = Number(val(child(numPr, 'w:ilvl')) ?? style?.ilvl ?? 0);
     const outline = val(child(pPr, 'w:outlineLvl'));
     const level = style?.headingLevel ?? (outline !== undefined && Number(outline) < 9 ? Number(outline) + 1 : undefined);
-    const clean = text.replace(/[ \t]*\n[ \t]*/g, '\n').replace(/[ \t]+/g, ' ').trim();
+    const clean = text
+      .replace(/[ \t]*\n[ \t]*/g, '\n')
+      .replace(/[ \t]+/g, ' ')
+      .trim();
 
     const pos = () => this.paragraphs.position(p);
     let block: DocumentNode | undefined;
@@ -330,7 +333,9 @@ export class Numbering {
     this.counters.set(def.abstractId, counters);
     const lvl = def.levels.get(ilvl);
     if (!lvl || lvl.format === 'bullet' || lvl.format === 'none') return '';
-    return lvl.text.replace(/%(\d)/g, (_, d: string) => formatNumber(counters[Number(d) - 1] ?? 1, def.levels.get(Number(d) - 1)?.format ?? 'decimal'));
+    return lvl.text.replace(/%(\d)/g, (_, d: string) =>
+      formatNumber(counters[Number(d) - 1] ?? 1, def.levels.get(Number(d) - 1)?.format ?? 'decimal'),
+    );
   }
 }
 
@@ -352,9 +357,23 @@ function formatNumber(n: number, format: string): string {
 const letters = (n: number): string => String.fromCharCode(65 + ((n - 1) % 26)).repeat(Math.floor((n - 1) / 26) + 1);
 
 function roman(n: number): string {
-  const table: [number, string][] = [[1000, 'M'], [900, 'CM'], [500, 'D'], [400, 'CD'], [100, 'C'], [90, 'XC'], [50, 'L'], [40, 'XL'], [10, 'X'], [9, 'IX'], [5, 'V'], [4, 'IV'], [1, 'I']];
+  const table: [number, string][] = [
+    [1000, 'M'],
+    [900, 'CM'],
+    [500, 'D'],
+    [400, 'CD'],
+    [100, 'C'],
+    [90, 'XC'],
+    [50, 'L'],
+    [40, 'XL'],
+    [10, 'X'],
+    [9, 'IX'],
+    [5, 'V'],
+    [4, 'IV'],
+    [1, 'I'],
+  ];
   let out = '';
-  for (const [v, s] of table) while (n >= v) (out += s), (n -= v);
+  for (const [v, s] of table) while (n >= v) ((out += s), (n -= v));
   return out;
 }
 
@@ -390,10 +409,16 @@ export function omml(el: Element): string {
       const beg = val(child(pr, 'm:begChr')) ?? '(';
       const end = val(child(pr, 'm:endChr')) ?? ')';
       const sep = val(child(pr, 'm:sepChr')) ?? ',';
-      return `${beg}${kids(el).filter((k) => k.name === 'm:e').map(omml).join(sep)}${end}`;
+      return `${beg}${kids(el)
+        .filter((k) => k.name === 'm:e')
+        .map(omml)
+        .join(sep)}${end}`;
     }
     case 'm:eqArr':
-      return kids(el).filter((k) => k.name === 'm:e').map(omml).join(' \\\\ ');
+      return kids(el)
+        .filter((k) => k.name === 'm:e')
+        .map(omml)
+        .join(' \\\\ ');
     case 'm:func':
       return `${part(el, 'm:fName')} ${part(el, 'm:e')}`;
     case 'm:limLow':
@@ -419,7 +444,10 @@ function coreMetadata(entries: Map<string, Buffer>): DocumentMetadata {
       return e ? collapseSpaces(e.children.map((t) => (t.type === 'text' ? t.data : '')).join('')) : '';
     };
     if (get('dc:title')) meta.title = get('dc:title');
-    if (get('dc:creator')) meta.authors = get('dc:creator').split(/\s*;\s*/).filter(Boolean);
+    if (get('dc:creator'))
+      meta.authors = get('dc:creator')
+        .split(/\s*;\s*/)
+        .filter(Boolean);
     if (get('dcterms:created')) meta.creationDate = get('dcterms:created');
     if (get('dcterms:modified')) meta.modificationDate = get('dcterms:modified');
     if (get('dc:language')) meta.language = get('dc:language');

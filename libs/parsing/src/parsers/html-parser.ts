@@ -7,13 +7,55 @@ import { declaredCharset, decodeText } from '../support/decode';
 import { LineIndex, SectionBuilder, collapseSpaces, countNodes, heading, node } from '../support/nodes';
 
 const SKIPPED = new Set([
-  'script', 'style', 'noscript', 'template', 'head', 'iframe', 'object', 'embed', 'svg', 'canvas',
-  'select', 'button', 'input', 'textarea', 'map', 'audio', 'video', 'ix:header',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'head',
+  'iframe',
+  'object',
+  'embed',
+  'svg',
+  'canvas',
+  'select',
+  'button',
+  'input',
+  'textarea',
+  'map',
+  'audio',
+  'video',
+  'ix:header',
 ]);
 const BLOCKS = new Set([
-  'p', 'div', 'section', 'article', 'main', 'header', 'footer', 'nav', 'aside', 'blockquote', 'center',
-  'form', 'fieldset', 'address', 'body', 'html', 'dl', 'dd', 'dt', 'hr', 'caption', 'details', 'summary',
-  'legend', 'tbody', 'thead', 'tfoot', 'li', 'figcaption',
+  'p',
+  'div',
+  'section',
+  'article',
+  'main',
+  'header',
+  'footer',
+  'nav',
+  'aside',
+  'blockquote',
+  'center',
+  'form',
+  'fieldset',
+  'address',
+  'body',
+  'html',
+  'dl',
+  'dd',
+  'dt',
+  'hr',
+  'caption',
+  'details',
+  'summary',
+  'legend',
+  'tbody',
+  'thead',
+  'tfoot',
+  'li',
+  'figcaption',
 ]);
 
 /** HTML/HTM: headings, paragraphs, lists, tables, code, MathML formulas; scripts, styles and hidden parts dropped. */
@@ -138,7 +180,10 @@ export class HtmlWalker {
         } else if (name === 'figure') {
           flush();
           const caption = el.children.find((c) => c.type === 'tag' && (c as Element).name === 'figcaption') as Element | undefined;
-          const inner = this.blocks(el.children.filter((c) => c !== caption), d + 1);
+          const inner = this.blocks(
+            el.children.filter((c) => c !== caption),
+            d + 1,
+          );
           out.push(node('figure', caption ? collapseSpaces(inlineText(caption)) : '', inner, this.source.of(caption ?? el)));
         } else if (name === 'br') {
           buf += '\n';
@@ -165,7 +210,9 @@ export class HtmlWalker {
       if (c.type !== 'tag') continue;
       const li = c as Element;
       if (li.name !== 'li') {
-        list.children.push(...this.blocks([li], depth + 1).map((b) => (b.type === 'list' ? b : node('list_item', b.text, b.children, b.positions))));
+        list.children.push(
+          ...this.blocks([li], depth + 1).map((b) => (b.type === 'list' ? b : node('list_item', b.text, b.children, b.positions))),
+        );
         continue;
       }
       list.children.push(this.listItem(this.blocks(li.children, depth + 1), this.source.of(li)));
@@ -213,7 +260,11 @@ export class HtmlWalker {
       const td = c as Element;
       if (td.name !== 'td' && td.name !== 'th') continue;
       const blocks = this.blocks(td.children, depth + 1);
-      const text = blocks.filter((b) => b.type !== 'table' && b.type !== 'list').map((b) => b.text).filter(Boolean).join(' ');
+      const text = blocks
+        .filter((b) => b.type !== 'table' && b.type !== 'list')
+        .map((b) => b.text)
+        .filter(Boolean)
+        .join(' ');
       const nested = blocks.filter((b) => b.type === 'table' || b.type === 'list');
       const attributes: DocumentNode['attributes'] = {};
       const colSpan = Number(td.attribs.colspan);

@@ -28,7 +28,8 @@ export class ImageParser implements Parser {
         ocr: true,
       });
       if (ctx.limits.ocr) {
-        const result = frame.png.toString('latin1', 0, 2) === 'BM' ? await safeRecognize(frame.png) : await recognizeOriented(frame.png, ctx.checkpoint);
+        const result =
+          frame.png.toString('latin1', 0, 2) === 'BM' ? await safeRecognize(frame.png) : await recognizeOriented(frame.png, ctx.checkpoint);
         page.children.push(...ocrParagraphs(result, i + 1, 1 / frame.scale));
       }
       root.children.push(page);
@@ -100,9 +101,12 @@ function bmpFrame(ctx: ParseContext): Frame {
   const height = Math.abs(b.readInt32LE(22));
   const bits = b.readUInt16LE(28);
   const dataOffset = b.readUInt32LE(10);
-  if (![1, 4, 8, 16, 24, 32].includes(bits) || width === 0 || height === 0) throw corrupt(`the BMP header is invalid (${bits} bits per pixel).`);
-  if (width * height > ctx.limits.maxPixels) throw limitExceeded(`The image is ${width}x${height} pixels, more than the limit of ${ctx.limits.maxPixels} pixels.`);
-  if (dataOffset >= b.length || b.length < dataOffset + Math.floor((width * bits) / 8) * height * 0.9) throw corrupt('the BMP pixel data is truncated.');
+  if (![1, 4, 8, 16, 24, 32].includes(bits) || width === 0 || height === 0)
+    throw corrupt(`the BMP header is invalid (${bits} bits per pixel).`);
+  if (width * height > ctx.limits.maxPixels)
+    throw limitExceeded(`The image is ${width}x${height} pixels, more than the limit of ${ctx.limits.maxPixels} pixels.`);
+  if (dataOffset >= b.length || b.length < dataOffset + Math.floor((width * bits) / 8) * height * 0.9)
+    throw corrupt('the BMP pixel data is truncated.');
   return { png: b, width, height, scale: 1, origWidth: width, origHeight: height };
 }
 

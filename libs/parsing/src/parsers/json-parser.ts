@@ -78,7 +78,8 @@ class JsonTreeBuilder {
 
   private array(a: JsonNode, depth: number): DocumentNode {
     const items = a.children ?? [];
-    const records = items.length > 0 && items.every((i) => i.type === 'object' && (i.children ?? []).every((p) => isScalar(p.children?.[1])));
+    const records =
+      items.length > 0 && items.every((i) => i.type === 'object' && (i.children ?? []).every((p) => isScalar(p.children?.[1])));
     if (records) return this.table(items);
     const list = node('list', '', [], this.pos(a), { ordered: true });
     for (const item of items) {

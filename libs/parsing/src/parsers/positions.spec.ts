@@ -54,7 +54,9 @@ function docxParagraphs(bytes: Buffer): string[] {
   let inProps = 0;
   const entity = (s: string) =>
     s.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (_, e: string) =>
-      e[0] === '#' ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1))) : ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" } as Record<string, string>)[e],
+      e[0] === '#'
+        ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1)))
+        : ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" } as Record<string, string>)[e],
     );
   for (const m of xml.matchAll(/<(\/?)([\w:.-]+)[^>]*?(\/?)>|([^<]+)/g)) {
     const [, close, name, selfClose, text] = m;
@@ -126,7 +128,8 @@ describe('HTML: LINE positions in the decoded source', () => {
   });
 
   it('a paragraph of several inline pieces spans them; headings and cells are their own elements', async () => {
-    const html = '<html><body>\n<h1>Annual <em>report</em></h1>\n<p>Revenue rose\n  to <b>4.2 M&euro;</b> in\n2024.</p>\n<table><tr><td>Q1</td><td>12</td></tr><tr><td>Q2</td><td>14</td></tr></table>\n</body></html>';
+    const html =
+      '<html><body>\n<h1>Annual <em>report</em></h1>\n<p>Revenue rose\n  to <b>4.2 M&euro;</b> in\n2024.</p>\n<table><tr><td>Q1</td><td>12</td></tr><tr><td>Q2</td><td>14</td></tr></table>\n</body></html>';
     const doc = await registry.parse({ source: Buffer.from(html), fileName: 'r.html' });
     const [h, p, table] = doc.root.children[0].children;
     expect(h.positions).toEqual([{ type: 'LINE', line_number: 2, column_index_start: 0, column_index_stop: 31 }]);
@@ -138,7 +141,9 @@ describe('HTML: LINE positions in the decoded source', () => {
     ]);
     const line6 = html.split('\n')[5];
     const q2 = line6.indexOf('<td>14</td>');
-    expect(table.children[1].children[1].positions).toEqual([{ type: 'LINE', line_number: 6, column_index_start: q2, column_index_stop: q2 + 11 }]);
+    expect(table.children[1].children[1].positions).toEqual([
+      { type: 'LINE', line_number: 6, column_index_start: q2, column_index_stop: q2 + 11 },
+    ]);
   });
 });
 
@@ -173,7 +178,9 @@ describe('DOCX: PARAGRAPH positions over the <w:p> elements of word/document.xml
     const bytes = makeDocx(`${para('Intro')}<w:tbl><w:tr>${cell('A1')}${cell('B1')}</w:tr></w:tbl>${textbox}${para('End')}`);
     const doc = await registry.parse({ source: bytes, fileName: 'x.docx' });
     const byText = new Map(withText(doc.root).map((n) => [n.text, n.positions]));
-    const at = (i: number, start: number, stop: number) => [{ type: 'PARAGRAPH', paragraph_index: i, column_index_start: start, column_index_stop: stop }];
+    const at = (i: number, start: number, stop: number) => [
+      { type: 'PARAGRAPH', paragraph_index: i, column_index_start: start, column_index_stop: stop },
+    ];
     expect(byText.get('Intro')).toEqual(at(0, 0, 5));
     expect(byText.get('B1')).toEqual(at(2, 0, 2));
     expect(byText.get('Host')).toEqual(at(3, 2, 6));
@@ -183,14 +190,17 @@ describe('DOCX: PARAGRAPH positions over the <w:p> elements of word/document.xml
 });
 
 describe('DOC: PARAGRAPH positions over the body text', () => {
-  it.each(['doc/docling_legacy_sample.doc', 'doc/docling_greek_heading_styles.doc', 'doc/unstructured_simple.doc', 'doc/tika_testWORD_numbered_list.doc', 'doc/tika_testMSEquation-govdocs-863534.doc'])(
-    '%s: every node with text reads back from its paragraphs',
-    async (file) => {
-      const { doc, bytes } = await parseFile(file);
-      const d = await new WordExtractor().extract(bytes);
-      const texts = [d.getBody(), d.getTextboxes({ includeHeadersAndFooters: false }), d.getFootnotes(), d.getEndnotes()];
-      const paragraphs = texts.flatMap((t) => t.split(/\r\n|\r|\n/));
-      expectCitable(doc, (positions) => readParagraphs(paragraphs, positions));
-    },
-  );
+  it.each([
+    'doc/docling_legacy_sample.doc',
+    'doc/docling_greek_heading_styles.doc',
+    'doc/unstructured_simple.doc',
+    'doc/tika_testWORD_numbered_list.doc',
+    'doc/tika_testMSEquation-govdocs-863534.doc',
+  ])('%s: every node with text reads back from its paragraphs', async (file) => {
+    const { doc, bytes } = await parseFile(file);
+    const d = await new WordExtractor().extract(bytes);
+    const texts = [d.getBody(), d.getTextboxes({ includeHeadersAndFooters: false }), d.getFootnotes(), d.getEndnotes()];
+    const paragraphs = texts.flatMap((t) => t.split(/\r\n|\r|\n/));
+    expectCitable(doc, (positions) => readParagraphs(paragraphs, positions));
+  });
 });

@@ -52,8 +52,12 @@ export class SpreadsheetParser implements Parser {
         for (let c = 0; c <= last; c++) {
           const cell = row[c];
           const span = spans.get(`${r}:${c}`);
-          const attributes = span ? { ...(span.rowSpan > 1 ? { rowSpan: span.rowSpan } : {}), ...(span.colSpan > 1 ? { colSpan: span.colSpan } : {}) } : undefined;
-          rowNode.children.push(node('cell', cell ? display(cell) : '', [], [{ type: 'CELL', sheet_name: name, row: r, col: c }], attributes));
+          const attributes = span
+            ? { ...(span.rowSpan > 1 ? { rowSpan: span.rowSpan } : {}), ...(span.colSpan > 1 ? { colSpan: span.colSpan } : {}) }
+            : undefined;
+          rowNode.children.push(
+            node('cell', cell ? display(cell) : '', [], [{ type: 'CELL', sheet_name: name, row: r, col: c }], attributes),
+          );
         }
         table.children.push(rowNode);
       }

@@ -15,7 +15,14 @@ export class TextParser implements Parser {
     let buffer: { text: string; pos: LinePosition }[] = [];
     const flush = () => {
       if (buffer.length === 0) return;
-      root.children.push(node('paragraph', buffer.map((l) => l.text.trim()).join('\n'), [], buffer.map((l) => l.pos)));
+      root.children.push(
+        node(
+          'paragraph',
+          buffer.map((l) => l.text.trim()).join('\n'),
+          [],
+          buffer.map((l) => l.pos),
+        ),
+      );
       buffer = [];
     };
     lines.forEach((line, i) => {
@@ -25,11 +32,13 @@ export class TextParser implements Parser {
         if (line.trim() === '') return;
       }
       const start = line.length - line.trimStart().length;
-      buffer.push({ text: line.replace(/\f/g, ''), pos: { type: 'LINE', line_number: i + 1, column_index_start: start, column_index_stop: line.trimEnd().length } });
+      buffer.push({
+        text: line.replace(/\f/g, ''),
+        pos: { type: 'LINE', line_number: i + 1, column_index_start: start, column_index_stop: line.trimEnd().length },
+      });
     });
     flush();
     if (root.children.length > ctx.limits.maxNodes) throw tooManyNodes(ctx.limits.maxNodes);
     return { root, metadata: {}, warnings: [] };
   }
 }
-

@@ -7,7 +7,23 @@ import { declaredCharset, decodeText } from '../support/decode';
 import { LineIndex, collapseSpaces, heading, node } from '../support/nodes';
 
 const HEADINGS = new Set(['title', 'article-title', 'subtitle', 'heading', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'invention-title']);
-const PROSE = new Set(['p', 'para', 'paragraph', 'caption', 'label', 'claim-text', 'abstract', 'td', 'th', 'entry', 'li', 'list-item', 'listitem', 'title', 'article-title']);
+const PROSE = new Set([
+  'p',
+  'para',
+  'paragraph',
+  'caption',
+  'label',
+  'claim-text',
+  'abstract',
+  'td',
+  'th',
+  'entry',
+  'li',
+  'list-item',
+  'listitem',
+  'title',
+  'article-title',
+]);
 const LISTS = new Set(['list', 'ul', 'ol', 'itemizedlist', 'orderedlist']);
 const LIST_ITEMS = new Set(['list-item', 'li', 'listitem']);
 const TABLES = new Set(['table']);
@@ -105,7 +121,7 @@ class XmlTreeBuilder {
     if (kids.length === 0 || hasDirectText(el) || PROSE.has(name)) {
       const t = text();
       if (!t) return [];
-      const prose = PROSE.has(name) || hasDirectText(el) && kids.length > 0;
+      const prose = PROSE.has(name) || (hasDirectText(el) && kids.length > 0);
       return [node('paragraph', prose ? t : `${el.name}: ${t}`, [], pos, { name: el.name })];
     }
     const titled = kids.some((k) => HEADINGS.has(local(k.name)));
@@ -119,9 +135,17 @@ class XmlTreeBuilder {
   }
 
   private listItem(el: Element, depth: number, level: number): DocumentNode {
-    const blocks = elements(el).length === 0 ? [node('paragraph', collapseSpaces(textContent(el)))] : elements(el).flatMap((k) => this.element(k, depth + 1, level));
+    const blocks =
+      elements(el).length === 0
+        ? [node('paragraph', collapseSpaces(textContent(el)))]
+        : elements(el).flatMap((k) => this.element(k, depth + 1, level));
     const texts = blocks.filter((b) => b.type === 'paragraph').map((b) => b.text);
-    return node('list_item', texts.join(' '), blocks.filter((b) => b.type !== 'paragraph'), this.pos(el));
+    return node(
+      'list_item',
+      texts.join(' '),
+      blocks.filter((b) => b.type !== 'paragraph'),
+      this.pos(el),
+    );
   }
 
   private table(el: Element, depth: number): DocumentNode {

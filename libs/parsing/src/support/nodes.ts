@@ -93,7 +93,7 @@ export class LineIndex {
     const out: Position[] = [];
     for (let line = a.line; line <= b.line; line++) {
       const colStart = line === a.line ? a.col : 0;
-      const colStop = line === b.line ? b.col + 1 : (lineText ? lineText(line) : this.lineLength(line));
+      const colStop = line === b.line ? b.col + 1 : lineText ? lineText(line) : this.lineLength(line);
       out.push({ type: 'LINE', line_number: line, column_index_start: colStart, column_index_stop: colStop });
     }
     return out;

@@ -13,7 +13,8 @@ export function readZipEntries(bytes: Buffer, wanted: (name: string) => boolean,
       filter: (f) => {
         if (!wanted(f.name)) return false;
         total += f.originalSize;
-        if (total > maxBytes) throw limitExceeded(`The ${what} expands to more than ${Math.round(maxBytes / 1048576)} MiB, which is over the limit.`);
+        if (total > maxBytes)
+          throw limitExceeded(`The ${what} expands to more than ${Math.round(maxBytes / 1048576)} MiB, which is over the limit.`);
         return true;
       },
     });

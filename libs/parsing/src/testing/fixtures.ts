@@ -23,7 +23,11 @@ export function makePdf(pages: PdfText[][]): Buffer {
       .map((l) => `BT /${l.font ?? 'F1'} ${l.size ?? 10} Tf ${l.x} ${l.y} Td (${l.text.replace(/([()\\])/g, '\\$1')}) Tj ET`)
       .join('\n');
     const content = add(`<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`);
-    kids.push(add(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${content} 0 R >>`));
+    kids.push(
+      add(
+        `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${content} 0 R >>`,
+      ),
+    );
   }
   objects[1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
   let out = '%PDF-1.4\n';
@@ -38,7 +42,8 @@ export function makePdf(pages: PdfText[][]): Buffer {
   return Buffer.from(out, 'latin1');
 }
 
-const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"';
+const W =
+  'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"';
 
 /** A minimal DOCX whose body is the given WordprocessingML (w:body content), with Heading and list definitions. */
 export function makeDocx(body: string, title = 'Fixture'): Buffer {

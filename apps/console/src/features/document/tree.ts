@@ -161,7 +161,8 @@ export function resolveTarget(index: TreeIndex, target: DocumentTarget): Resolve
     if (node) return withPage(node);
   }
   if (target.line !== undefined) {
-    const spans = (n: DocumentNode) => linesOf(n).map((p) => ({ at: p.line_number, start: p.column_index_start, stop: p.column_index_stop }));
+    const spans = (n: DocumentNode) =>
+      linesOf(n).map((p) => ({ at: p.line_number, start: p.column_index_start, stop: p.column_index_stop }));
     const node = nodeAtSpans(index, spans, target.line, target.lineEnd, target);
     if (node) return withPage(node);
   }
@@ -210,9 +211,7 @@ function nodeAtSpans(
     const span = Math.max(...spans.map((p) => p.at)) - Math.min(...spans.map((p) => p.at));
     let columnsMiss = 0;
     if (columns.columnStart !== undefined && columns.columnStop !== undefined) {
-      const hit = spans.some(
-        (p) => p.at === first && p.start < (columns.columnStop as number) && p.stop > (columns.columnStart as number),
-      );
+      const hit = spans.some((p) => p.at === first && p.start < (columns.columnStop as number) && p.stop > (columns.columnStart as number));
       columnsMiss = hit ? 0 : 1;
     }
     const width = Math.max(...spans.map((p) => p.stop - p.start));

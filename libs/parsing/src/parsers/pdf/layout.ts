@@ -44,16 +44,38 @@ export function segmentsOf(
     const asc = style && style.ascent > 0.5 && style.ascent < 1.3 ? style.ascent : 0.8;
     const desc = style && style.descent < 0 && style.descent > -0.6 ? -style.descent : 0.2;
     const mono = style?.fontFamily === 'monospace';
-    const scale = Math.hypot(it.transform[0], it.transform[1]) > 0 ? Math.hypot(m[0], m[1]) / Math.hypot(it.transform[0], it.transform[1]) : 1;
+    const scale =
+      Math.hypot(it.transform[0], it.transform[1]) > 0 ? Math.hypot(m[0], m[1]) / Math.hypot(it.transform[0], it.transform[1]) : 1;
     const width = Math.abs(it.width) * (Number.isFinite(scale) && scale > 0 ? scale : 1);
     if (Math.abs(angle) > 0.1) {
       const ex = m[4] + Math.cos(angle) * width;
       const ey = m[5] + Math.sin(angle) * width;
-      rotated.push({ text: it.str, x0: Math.min(m[4], ex), x1: Math.max(m[4], ex), y0: Math.min(m[5], ey) - size, y1: Math.max(m[5], ey), baseline: m[5], size, font: it.fontName, mono });
+      rotated.push({
+        text: it.str,
+        x0: Math.min(m[4], ex),
+        x1: Math.max(m[4], ex),
+        y0: Math.min(m[5], ey) - size,
+        y1: Math.max(m[5], ey),
+        baseline: m[5],
+        size,
+        font: it.fontName,
+        mono,
+      });
       continue;
     }
     const rtl = it.dir === 'rtl' || RTL_SCRIPT.test(it.str);
-    runs.push({ text: it.str, x0: m[4], x1: m[4] + width, y0: m[5] - asc * size, y1: m[5] + desc * size, baseline: m[5], size, font: it.fontName, mono, rtl });
+    runs.push({
+      text: it.str,
+      x0: m[4],
+      x1: m[4] + width,
+      y0: m[5] - asc * size,
+      y1: m[5] + desc * size,
+      baseline: m[5],
+      size,
+      font: it.fontName,
+      mono,
+      rtl,
+    });
   }
   return { segments: mergeRuns(runs), rotated };
 }
@@ -269,7 +291,8 @@ export function findGutters(blocks: Block[], size: number): { x0: number; x1: nu
       const left = blocks.filter((b) => b.x1 <= g.x0 + 1);
       const right = blocks.filter((b) => b.x0 >= g.x1 - 1);
       const need = Math.max(3, blocks.length * 0.1);
-      const tall = (bs: Block[]) => bs.length > 0 && Math.max(...bs.map((b) => b.y1)) - Math.min(...bs.map((b) => b.y0)) >= 0.25 * (yBottom - yTop);
+      const tall = (bs: Block[]) =>
+        bs.length > 0 && Math.max(...bs.map((b) => b.y1)) - Math.min(...bs.map((b) => b.y0)) >= 0.25 * (yBottom - yTop);
       // Both sides must hold real text, not a strip of bullets, check boxes or line numbers.
       const wordy = (bs: Block[]) => {
         const chars = bs.reduce((k, b) => k + charsOf(b), 0);
@@ -282,7 +305,16 @@ export function findGutters(blocks: Block[], size: number): { x0: number; x1: nu
       };
       const edgeLeft = left.filter((b) => b.x1 >= Math.max(...left.map((l) => l.x1)) - 3 * size);
       const edgeRight = right.filter((b) => b.x0 <= Math.min(...right.map((r) => r.x0)) + 3 * size);
-      if (left.length >= need && right.length >= need && tall(left) && tall(right) && wordy(left) && wordy(right) && near(edgeLeft) && near(edgeRight)) {
+      if (
+        left.length >= need &&
+        right.length >= need &&
+        tall(left) &&
+        tall(right) &&
+        wordy(left) &&
+        wordy(right) &&
+        near(edgeLeft) &&
+        near(edgeRight)
+      ) {
         gutters.push(g);
       }
     }
@@ -295,7 +327,7 @@ function narrowest(covered: Int32Array, from: number, to: number, offset: number
   let min = Infinity;
   for (let x = from; x < to; x++) min = Math.min(min, covered[x]);
   let best = { x0: from, x1: from };
-  for (let x = from; x < to; ) {
+  for (let x = from; x < to;) {
     if (covered[x] !== min) {
       x++;
       continue;

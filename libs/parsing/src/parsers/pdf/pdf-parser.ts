@@ -142,7 +142,8 @@ async function metadataOf(doc: PdfDocument): Promise<DocumentMetadata> {
     const xmpTitle = str(metadata?.get('dc:title'));
     const title = str(info.Title) ?? xmpTitle;
     if (title) meta.title = title;
-    const author = str(info.Author) ?? (Array.isArray(metadata?.get('dc:creator')) ? (metadata?.get('dc:creator') as string[]).join('; ') : undefined);
+    const author =
+      str(info.Author) ?? (Array.isArray(metadata?.get('dc:creator')) ? (metadata?.get('dc:creator') as string[]).join('; ') : undefined);
     if (author) meta.authors = author.split(/\s*[;]\s*|\s+and\s+/).filter(Boolean);
     const created = pdfDate(str(info.CreationDate));
     if (created) meta.creationDate = created;
@@ -195,17 +196,26 @@ class PdfTreeBuilder {
     this.bodySize = [...sizes.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 10;
     this.bodyFont = [...this.fontShare.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
     for (const [k, v] of this.fontShare) this.fontShare.set(k, v / Math.max(1, total));
-    this.headingSizes = [...sizes.keys()].filter((s) => s >= this.bodySize * 1.15).sort((a, b) => b - a).slice(0, 5);
+    this.headingSizes = [...sizes.keys()]
+      .filter((s) => s >= this.bodySize * 1.15)
+      .sort((a, b) => b - a)
+      .slice(0, 5);
   }
 
   build(): DocumentNode {
     const root = node('document');
     for (const p of this.pages) {
-      const page = node('page', '', [], [{ type: 'BBOX', page_number: p.number, bbox: { x0: 0, y0: 0, x1: round(p.width), y1: round(p.height) } }], {
-        width: round(p.width),
-        height: round(p.height),
-        ...(p.ocr ? { ocr: true } : {}),
-      });
+      const page = node(
+        'page',
+        '',
+        [],
+        [{ type: 'BBOX', page_number: p.number, bbox: { x0: 0, y0: 0, x1: round(p.width), y1: round(p.height) } }],
+        {
+          width: round(p.width),
+          height: round(p.height),
+          ...(p.ocr ? { ocr: true } : {}),
+        },
+      );
       if (p.ocr) page.children.push(...p.ocr);
       else page.children.push(...this.pageBlocks(p));
       root.children.push(page);
@@ -214,7 +224,10 @@ class PdfTreeBuilder {
   }
 
   private pageBlocks(p: PageText): DocumentNode[] {
-    const gutters = findGutters(p.segments.map((s) => ({ ...s, kind: 'segment' as const })), this.bodySize);
+    const gutters = findGutters(
+      p.segments.map((s) => ({ ...s, kind: 'segment' as const })),
+      this.bodySize,
+    );
     const { tables, rest } = tablesByColumn(p.segments, gutters);
     const blocks: Block[] = [...rest.map((s) => ({ ...s, kind: 'segment' as const })), ...tables];
     const out: DocumentNode[] = [];
@@ -283,7 +296,8 @@ class PdfTreeBuilder {
     const prevEnd = prev[prev.length - 1].x1;
     const width = right - left;
     if (/[.:!?]["')\]]?$/.test(prevText) && prevEnd < right - 0.15 * width && width > 20 * size * 0.5) return true;
-    if (dominantFont(prev) !== dominantFont(line) && (this.isHeadingFont(dominantFont(prev)) || this.isHeadingFont(dominantFont(line)))) return true;
+    if (dominantFont(prev) !== dominantFont(line) && (this.isHeadingFont(dominantFont(prev)) || this.isHeadingFont(dominantFont(line))))
+      return true;
     return false;
   }
 
@@ -311,8 +325,13 @@ class PdfTreeBuilder {
       return Math.min(6, (rank < 0 ? this.headingSizes.length : rank) + 1);
     }
     const numbered = SECTION_NUMBER.exec(text);
-    if (Math.abs(para.size - this.bodySize) <= 0.6 && this.isHeadingFont(para.font) && para.lines.length <= 2 && text.split(/\s+/).length <= 14) {
-      if (numbered) return Math.min(6, this.headingSizes.length + (numbered[1].replace(/\.$/, '').split('.').length));
+    if (
+      Math.abs(para.size - this.bodySize) <= 0.6 &&
+      this.isHeadingFont(para.font) &&
+      para.lines.length <= 2 &&
+      text.split(/\s+/).length <= 14
+    ) {
+      if (numbered) return Math.min(6, this.headingSizes.length + numbered[1].replace(/\.$/, '').split('.').length);
       if (/^\p{Lu}/u.test(text)) return Math.min(6, this.headingSizes.length + 1);
     }
     return undefined;
@@ -343,7 +362,15 @@ function tableNode(t: TableBlock, pageNumber: number): DocumentNode {
       node(
         'row',
         '',
-        r.cells.map((c) => node('cell', c.text, [], c.bbox ? [{ type: 'BBOX', page_number: pageNumber, bbox: roundBox(c.bbox) }] : [], i === 0 ? { header: true } : undefined)),
+        r.cells.map((c) =>
+          node(
+            'cell',
+            c.text,
+            [],
+            c.bbox ? [{ type: 'BBOX', page_number: pageNumber, bbox: roundBox(c.bbox) }] : [],
+            i === 0 ? { header: true } : undefined,
+          ),
+        ),
         [{ type: 'BBOX', page_number: pageNumber, bbox: roundBox(r.bbox) }],
       ),
     ),
