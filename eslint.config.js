@@ -22,12 +22,26 @@ module.exports = tseslint.config(
         'error',
         {
           allow: [],
+          // Libs stand on floors and import only the floors below them (and their own, for base);
+          // the test harness (scope:test) is kept out of product code by the rule further down.
           depConstraints: [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'layer:base', onlyDependOnLibsWithTags: ['layer:base'] },
+            { sourceTag: 'layer:data', onlyDependOnLibsWithTags: ['layer:base', 'layer:data', 'scope:test'] },
+            { sourceTag: 'layer:messaging', onlyDependOnLibsWithTags: ['layer:base', 'layer:data', 'scope:test'] },
+            { sourceTag: 'layer:service', onlyDependOnLibsWithTags: ['layer:base', 'layer:data', 'layer:messaging', 'scope:test'] },
           ],
         },
       ],
+    },
+  },
+  {
+    // The test harness (libs/testing) is for tests: specs, e2e, benches and an app's own testing/ folder.
+    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/*.int-spec.ts', '**/testing/**', 'libs/testing/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: '@docintel/testing', message: 'the test harness is for tests only' }] }],
     },
   },
   {
