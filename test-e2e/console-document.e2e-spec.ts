@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { unwrap, waitForJob } from '@docintel/api-client';
 import { REPO_ROOT, TestStack } from '@docintel/testing';
-import { documentLink } from '../apps/console/src/features/document/links';
+import { documentLink } from '../apps/console/src/router/document-links';
 import { sentenceStarts } from '../apps/console/src/features/document/quote';
 import {
   canvasInk,

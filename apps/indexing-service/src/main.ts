@@ -7,13 +7,13 @@ import { CollectionEntity } from './collections/collection.entity';
 import { CollectionsModule } from './collections/collections.module';
 import { FilesModule } from './files/files.module';
 import { applyHeapGrowth } from './heap-growth';
-import { IndexedFileEntity } from './files/indexed-file.entity';
+import { IndexedFileEntity } from './indexation/indexed-file.entity';
 import { IndexingEnv } from './indexing.env';
 import { migrations } from './migrations';
 import { NodesModule } from './nodes/nodes.module';
 import { PassagesModule } from './passages/passages.module';
 import { RetrievalEnv } from './passages/retrieval.env';
-import { PipelineModule } from './pipeline/pipeline.module';
+import { PipelineModule } from './pipeline.module';
 import { SimilarModule } from './similar/similar.module';
 import { TablesModule } from './tables/tables.module';
 

@@ -3,7 +3,7 @@
  * adds a Route variant, a path builder and a line in matchRoute; App renders it with an
  * exhaustive switch, so a route without a page does not compile.
  */
-import { documentLink, readDocumentTarget, type DocumentTarget } from '../features/document/links';
+import { documentLink, readDocumentTarget, type DocumentTarget } from './document-links';
 
 export type Route =
   | { name: 'home' }

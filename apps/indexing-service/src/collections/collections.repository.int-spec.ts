@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { createDataSource, initializeDataSource } from '@docintel/persistence';
 import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
 import { FilesRepository } from '../files/files.repository';
-import { IndexedFileEntity } from '../files/indexed-file.entity';
+import { IndexedFileEntity } from '../indexation/indexed-file.entity';
 import { migrations } from '../migrations';
 import { CollectionEntity } from './collection.entity';
 import { CollectionsRepository, type CollectionPatch, type NewCollection } from './collections.repository';

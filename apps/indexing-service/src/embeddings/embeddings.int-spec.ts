@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { ModulesContainer } from '@nestjs/core';
 import { EmbeddingsEnv } from '@docintel/ai';
 import { PassagesModule } from '../passages/passages.module';
-import { PipelineModule } from '../pipeline/pipeline.module';
+import { PipelineModule } from '../pipeline.module';
 import { SimilarModule } from '../similar/similar.module';
 import { startIndexingTestApp, type IndexingTestApp } from '../testing/indexing-test-app';
 import { Embeddings } from './embedder.provider';

@@ -37,7 +37,7 @@ const NODE_EMBEDDING_WORKER: Omit<DurableWorkerOptions<NodeBatchCreatedEvent>, '
  * batch), picks the batch's nodes the rule lets through, embeds their text and stores the vectors.
  * Failures are retried with back-off and end on the dead-letter subject. Progress and the last
  * error are kept in additionalInfos.node_embedding; the file is SUCCESS once its last batch is over,
- * embedded, skipped or failed (a failure does not fail the file: see pipeline/readiness.ts).
+ * embedded, skipped or failed (a failure does not fail the file: see indexation/readiness.ts).
  * Batches of large files have a lane of their own (pipeline/lanes.ts); both lanes share the
  * process's one embedder, whose calls are small (EMBEDDINGS_BATCH_SIZE), so a small file's batch
  * waits for one call of a large file's, not for its batches.

@@ -8,7 +8,7 @@ import { CollectionEntity } from '../collections/collection.entity';
 import { CollectionsRepository } from '../collections/collections.repository';
 import { migrations } from '../migrations';
 import { FilesRepository, type FileListQuery, type FileScope, type NewIndexedFile } from './files.repository';
-import { IndexedFileEntity } from './indexed-file.entity';
+import { IndexedFileEntity } from '../indexation/indexed-file.entity';
 import { indexedFilePageJson, toIndexedFileDto } from './indexed-file.mapper';
 
 let infra: TestInfrastructure;

@@ -9,7 +9,7 @@ import { IndexationStateRepository } from '../indexation/indexation-state.reposi
 import { migrations } from '../migrations';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
 import { FilesRepository, type NewIndexedFile } from './files.repository';
-import { IndexedFileEntity } from './indexed-file.entity';
+import { IndexedFileEntity } from '../indexation/indexed-file.entity';
 import { toIndexedFileDto } from './indexed-file.mapper';
 import { OntologiesRepository } from './ontologies.repository';
 

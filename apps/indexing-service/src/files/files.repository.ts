@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, type Repository } from 'typeorm';
 import type { FileSortField, SortOrder } from '@docintel/contracts';
 import { containsPattern, isUuid } from '../tenancy';
-import { IndexedFileEntity } from './indexed-file.entity';
+import { IndexedFileEntity } from '../indexation/indexed-file.entity';
 import type { IndexedFileListRow } from './indexed-file.mapper';
 
 const SORT_COLUMNS: Record<FileSortField, string> = {

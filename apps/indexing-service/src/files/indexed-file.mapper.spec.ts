@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { toPage } from '@docintel/contracts';
-import type { IndexedFileEntity } from './indexed-file.entity';
+import type { IndexedFileEntity } from '../indexation/indexed-file.entity';
 import { indexedFilePageJson, toIndexedFileDto, type IndexedFileListRow } from './indexed-file.mapper';
 
 /** An IndexedFile as the repository reads it; what JSON makes hard is in the name and the pipeline record. */

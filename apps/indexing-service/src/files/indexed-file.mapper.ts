@@ -1,6 +1,6 @@
 import { entityId, toPage, type IndexedFileDto, type Page } from '@docintel/contracts';
 import type { JsonBytes } from '@docintel/messaging';
-import type { IndexedFileEntity } from './indexed-file.entity';
+import type { IndexedFileEntity } from '../indexation/indexed-file.entity';
 
 /** The fields of an IndexedFile the API shows, besides its pipeline record. */
 export type IndexedFileShownFields = Pick<

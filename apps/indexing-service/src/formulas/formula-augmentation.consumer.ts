@@ -12,7 +12,7 @@ import { fileLane, type Lane } from '../pipeline/lanes';
 import { StepProgressRecorder, type StepRun } from '../pipeline/step-progress';
 import { PROGRESS_KEYS } from '../pipeline/tree-events';
 import { augment } from './formula-augmentation';
-import { isFormulaCandidate } from './formula-candidates';
+import { isFormulaCandidate } from '../pipeline/formula-candidates';
 
 /**
  * formula_augmentation, asynchronous: a durable consumer of node.updated shared by every replica.

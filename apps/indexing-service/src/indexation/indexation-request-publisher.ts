@@ -3,7 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Hooks, Work } from '@docintel/contracts';
 import { JetStream } from '@docintel/messaging';
 import { LOGGER, type Logger } from '@docintel/observability';
-import type { IndexedFileEntity } from '../files/indexed-file.entity';
+import type { IndexedFileEntity } from './indexed-file.entity';
 import type { IndexationRequests } from './indexation-requests';
 
 /** The message ids that make a request land once, however often it is published. */

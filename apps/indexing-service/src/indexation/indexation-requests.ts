@@ -1,4 +1,4 @@
-import type { IndexedFileEntity } from '../files/indexed-file.entity';
+import type { IndexedFileEntity } from './indexed-file.entity';
 
 /**
  * The port between the Files API and the indexation pipeline. The Files API records every request

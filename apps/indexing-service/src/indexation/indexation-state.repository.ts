@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { DataSource, type Repository } from 'typeorm';
 import { DomainError, ErrorCode } from '@docintel/contracts';
-import { IndexedFileEntity } from '../files/indexed-file.entity';
-import type { Readiness, ReadinessRun } from '../pipeline/readiness';
+import { IndexedFileEntity } from './indexed-file.entity';
+import type { Readiness, ReadinessRun } from './readiness';
 import { isUuid } from '../tenancy';
 
 /** Facts a parse learns about the file, written in the same transaction that publishes its tree. */
@@ -168,7 +168,7 @@ export class IndexationStateRepository {
   }
 
   /**
-   * Ends a run waiting for its steps after parsing, once `decide` (pipeline/readiness.ts) says they
+   * Ends a run waiting for its steps after parsing, once `decide` (indexation/readiness.ts) says they
    * are over: SUCCESS, or FAILED with a message. Under the file's row lock, so whichever step
    * finishes last, on any replica, sees every step over. Only the file's current request, RUNNING,
    * with its tree committed, is ended; anything else is left alone (null).

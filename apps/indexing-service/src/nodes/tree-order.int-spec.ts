@@ -6,7 +6,7 @@ import { createDataSource, initializeDataSource } from '@docintel/persistence';
 import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
 import { CollectionEntity } from '../collections/collection.entity';
 import { FilesRepository } from '../files/files.repository';
-import { IndexedFileEntity } from '../files/indexed-file.entity';
+import { IndexedFileEntity } from '../indexation/indexed-file.entity';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import { migrations } from '../migrations';
 import { PassagesRepository } from '../passages/passages.repository';

@@ -43,7 +43,7 @@ function embeddedMetadata(parsing: unknown): EmbeddedMetadata | undefined {
  * indexation and on POST /files/{id}/recompute-ontologies: the ontology entries replace the file's
  * previous ones, and title, authors and description are recorded on the IndexedFile. The record in
  * additionalInfos.ontologies is planned (PENDING) with the tree; the file is SUCCESS once it is over
- * with the other steps (pipeline/readiness.ts). A failure is recorded there and does not fail the
+ * with the other steps (indexation/readiness.ts). A failure is recorded there and does not fail the
  * file: the document can still be searched and read. A large file (by the node batches its tree
  * was announced in, pipeline/lanes.ts) is read in a lane of its own: reading and analysing its
  * whole tree takes long, and small files' ontologies must not wait for it.

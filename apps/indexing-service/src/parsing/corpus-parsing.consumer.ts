@@ -10,7 +10,7 @@ import { NodeStoreRepository } from '../nodes/node-store.repository';
 import { DurableWorker, type Delivery, type DurableHandler, type DurableWorkerOptions } from '../pipeline/durable-worker.decorator';
 import { parseLaneOf, type Lane } from '../pipeline/lanes';
 import { FileTooLargeError, StorageBytes, type DownloadedFile } from '../pipeline/storage-bytes';
-import { readiness } from '../pipeline/readiness';
+import { readiness } from '../indexation/readiness';
 import { PROGRESS_KEYS, TreeEvents } from '../pipeline/tree-events';
 import { batches, storable, toNodeRecords } from '../pipeline/tree-records';
 import { parserThreads, Parsers } from './parsers';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { StepProgress } from '@docintel/contracts';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
-import { PROGRESS_KEYS } from '../pipeline/progress-keys';
+import { PROGRESS_KEYS } from '../indexation/progress-keys';
 import { RunSettlement } from '../pipeline/run-settlement';
 import { countOnce, settledStatus, type BatchOutcome, type StepRun } from '../pipeline/step-progress';
 
@@ -75,7 +75,7 @@ export class PassageIndexingProgressRecorder {
     );
   }
 
-  /** A batch of `nodes` nodes is over; the last one may make the file SUCCESS (pipeline/readiness.ts). */
+  /** A batch of `nodes` nodes is over; the last one may make the file SUCCESS (indexation/readiness.ts). */
   async batchOver(fileId: string, run: StepRun, nodes: number, outcome: BatchOutcome): Promise<void> {
     await this.count(fileId, run, nodes, outcome);
     await this.settlement.settle(fileId);

@@ -10,8 +10,8 @@ import { PASSAGE_RETRIEVER } from '../passages/passage-retriever.provider';
 import { PassagesModule } from '../passages/passages.module';
 import type { IndexingTestApp } from '../testing/indexing-test-app';
 import { commitAndAnnounce, newFile, startIndexingTestApp, treeWriter, until, WordGroupEmbedder } from '../testing/indexing-test-app';
-import { PipelineModule } from './pipeline.module';
-import { READINESS_STEPS } from './readiness';
+import { PipelineModule } from '../pipeline.module';
+import { READINESS_STEPS } from '../indexation/readiness';
 
 /**
  * The lanes of the steps after parsing (lanes.ts), with the modules main.ts runs, on real

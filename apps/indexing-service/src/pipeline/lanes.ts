@@ -1,6 +1,6 @@
 import type { StepProgress } from '@docintel/contracts';
 import type { IndexingEnv } from '../indexing.env';
-import { PROGRESS_KEYS } from './progress-keys';
+import { PROGRESS_KEYS } from '../indexation/progress-keys';
 
 /**
  * The lanes of the pipeline. A large file (a 400-page PDF is tens of thousands of nodes, a hundred

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { LOGGER, type Logger } from '@docintel/observability';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
-import { readiness } from './readiness';
+import { readiness } from '../indexation/readiness';
 
 /**
- * Ends a file's run once the steps after parsing are over (pipeline/readiness.ts): called by each
+ * Ends a file's run once the steps after parsing are over (indexation/readiness.ts): called by each
  * step when it finishes a batch, by a reindex once its messages are queued, and by the sweeper.
  * Whichever call sees every step over makes the file SUCCESS (or FAILED); the others do nothing.
  */

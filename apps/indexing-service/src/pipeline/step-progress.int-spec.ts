@@ -7,8 +7,8 @@ import { PassageIndexingProgressRecorder, type PassageIndexingProgress } from '.
 import { PassagesModule } from '../passages/passages.module';
 import type { IndexingTestApp } from '../testing/indexing-test-app';
 import { newFile, startIndexingTestApp, WordGroupEmbedder } from '../testing/indexing-test-app';
-import { PipelineModule } from './pipeline.module';
-import { PROGRESS_KEYS } from './progress-keys';
+import { PipelineModule } from '../pipeline.module';
+import { PROGRESS_KEYS } from '../indexation/progress-keys';
 import { StepProgressRecorder, type StepRun } from './step-progress';
 
 /**

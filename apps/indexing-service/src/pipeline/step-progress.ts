@@ -75,7 +75,7 @@ export class StepProgressRecorder {
   /**
    * A batch is over: `counter` (embeddedNodes, augmentedNodes) counted up, skipped by the rule, or
    * failed for good. The last batch of the steps a file waits for makes it SUCCESS (or FAILED):
-   * see pipeline/readiness.ts.
+   * see indexation/readiness.ts.
    */
   async batchOver(fileId: string, key: string, counter: string, run: StepRun, outcome: BatchOutcome): Promise<StepProgress | undefined> {
     const next = await this.count(fileId, key, counter, run, outcome);

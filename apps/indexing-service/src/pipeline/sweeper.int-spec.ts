@@ -21,7 +21,7 @@ import { startTestInfrastructure, type TestInfrastructure } from '@docintel/test
 import { CollectionEntity } from '../collections/collection.entity';
 import { FilesRepository } from '../files/files.repository';
 import { FilesService } from '../files/files.service';
-import { IndexedFileEntity } from '../files/indexed-file.entity';
+import { IndexedFileEntity } from '../indexation/indexed-file.entity';
 import { OntologiesRepository } from '../files/ontologies.repository';
 import type { StorageClient } from '../files/storage.client';
 import { IndexationRequestPublisher, rootNodeIdFor } from '../indexation/indexation-request-publisher';

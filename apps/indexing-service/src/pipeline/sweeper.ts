@@ -9,7 +9,7 @@ import { IndexationRequestPublisher } from '../indexation/indexation-request-pub
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
 import { laneDurables } from './lanes';
-import { lastStepUpdate } from './readiness';
+import { lastStepUpdate } from '../indexation/readiness';
 import { RunSettlement } from './run-settlement';
 
 /** The message of a request interrupted too often (a format() template: %s is how many times). */
@@ -34,7 +34,7 @@ export const REQUEST_QUEUES: Queue[] = [
 ];
 
 /**
- * The durable consumers of the steps a file waits for (pipeline/readiness.ts), every lane of each:
+ * The durable consumers of the steps a file waits for (indexation/readiness.ts), every lane of each:
  * a large file's batches queued in its lane while the small lane is idle are not lost.
  */
 export const STEP_QUEUES: Queue[] = [

@@ -14,13 +14,13 @@ import {
 } from '@docintel/contracts';
 import { JetStream } from '@docintel/messaging';
 import { SERVICE_ENV } from '@docintel/runtime';
-import { isFormulaCandidate } from '../formulas/formula-candidates';
+import { isFormulaCandidate } from './formula-candidates';
 import type { IndexingEnv } from '../indexing.env';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
-import { PROGRESS_KEYS } from './progress-keys';
+import { PROGRESS_KEYS } from '../indexation/progress-keys';
 import { batches, distinctTypes } from './tree-records';
 
-export { PROGRESS_KEYS } from './progress-keys';
+export { PROGRESS_KEYS } from '../indexation/progress-keys';
 
 /** The run whose tree is announced. */
 export interface TreeRun {
@@ -108,7 +108,7 @@ export class TreeEvents {
       augmentedNodes: 0,
     };
     // passage_indexing handles the same batches as node_embedding. Planned here with the others, so
-    // that a file waiting for its steps (pipeline/readiness.ts) knows it has passages to wait for.
+    // that a file waiting for its steps (indexation/readiness.ts) knows it has passages to wait for.
     const passages: StepProgress & { indexedPassages: number } = {
       ...base,
       status: nodes.length ? 'PENDING' : 'SUCCESS',

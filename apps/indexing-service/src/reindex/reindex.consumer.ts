@@ -14,7 +14,7 @@ import { TreeEvents } from '../pipeline/tree-events';
  * A reindex without reparse: the committed tree stays as it is, and the steps after parsing run on
  * it again (node.batch.created per batch, node.updated for formula candidates, ontologies), without
  * reading the bytes. The file goes RUNNING, and SUCCESS once the steps a job reads are over
- * (pipeline/readiness.ts): the last batch of those steps settles it, or this worker does if they
+ * (indexation/readiness.ts): the last batch of those steps settles it, or this worker does if they
  * were over before it got there.
  */
 @DurableWorker({ message: Work.indexingReindex, durable: 'indexing_reindex', concurrency: 2, maxMessages: 4 })

@@ -20,7 +20,7 @@ import { startTestInfrastructure, type TestInfrastructure } from '@docintel/test
 import { CollectionEntity } from '../collections/collection.entity';
 import { Embeddings } from '../embeddings/embedder.provider';
 import { FilesRepository } from '../files/files.repository';
-import { IndexedFileEntity } from '../files/indexed-file.entity';
+import { IndexedFileEntity } from '../indexation/indexed-file.entity';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import { IndexingEnv } from '../indexing.env';
 import { migrations } from '../migrations';

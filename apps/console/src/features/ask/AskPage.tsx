@@ -5,7 +5,7 @@ import { useAsync } from '../../lib/use-async';
 import { Link, navigate } from '../../router/router';
 import { paths } from '../../router/routes';
 import { useApi } from '../../session/session';
-import { documentLink } from '../document/links';
+import { documentLink } from '../../router/document-links';
 import { QaJob } from '../jobs/QaPanel';
 import { filesToAsk } from './files-to-ask';
 

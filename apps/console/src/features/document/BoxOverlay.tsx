@@ -1,7 +1,7 @@
 import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import classes from './document.module.css';
 import { labelPlacement, scaleBox } from './geometry';
-import type { Box } from './links';
+import type { Box } from '../../router/document-links';
 import { nodeLabel, textOf, typeName, type PageBox } from './tree';
 
 export const boxElementId = (nodeId: string, i: number) => `box-${nodeId}-${i}`;

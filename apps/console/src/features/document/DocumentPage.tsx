@@ -7,7 +7,7 @@ import { paths } from '../../router/routes';
 import { useApi } from '../../session/session';
 import classes from './document.module.css';
 import { DocumentTree } from './DocumentTree';
-import { hasTarget, targetQuery, type DocumentTarget } from './links';
+import { hasTarget, targetQuery, type DocumentTarget } from '../../router/document-links';
 import { openPdf, type PDFDocumentProxy } from './pdf';
 import { ImageView, PdfView, type PageTarget } from './PageView';
 import { citedSentence, type TextRange } from './quote';

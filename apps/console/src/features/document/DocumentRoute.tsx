@@ -1,6 +1,6 @@
 import { Loader } from '@mantine/core';
 import { lazy, Suspense } from 'react';
-import type { DocumentTarget } from './links';
+import type { DocumentTarget } from '../../router/document-links';
 
 // Its own chunk (with KaTeX; pdf.js is a further one): the rest of the console never loads it.
 const DocumentPage = lazy(() => import('./DocumentPage').then((m) => ({ default: m.DocumentPage })));

@@ -5,7 +5,7 @@ import { BoxOverlay } from './BoxOverlay';
 import classes from './document.module.css';
 import { FormulaView, HighlightProvider, TableView } from './DocumentTree';
 import { fitScale } from './geometry';
-import type { Box } from './links';
+import type { Box } from '../../router/document-links';
 import type { PDFDocumentProxy } from './pdf';
 import type { TextRange } from './quote';
 import { boxesOnPage, nodesOnPage, pagesWith, type TreeIndex } from './tree';

@@ -2,7 +2,7 @@
  * Boxes of the node tree (PDF points or image pixels, origin top-left) on a rendered page (CSS
  * pixels). Pure: no React, no DOM.
  */
-import type { Box } from './links';
+import type { Box } from '../../router/document-links';
 
 /** Where a box is drawn over a page rendered at `scale` CSS pixels per page unit. */
 export interface ScreenRect {

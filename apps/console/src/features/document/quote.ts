@@ -4,7 +4,7 @@
  * The document view marks that sentence rather than the whole paragraph; when nothing narrower is
  * found, the whole node stays the highlight. Pure: no React, no DOM.
  */
-import type { DocumentTarget } from './links';
+import type { DocumentTarget } from '../../router/document-links';
 import { linesOf, paragraphsOf, type DocumentNode, type InlineFormula } from './tree';
 
 /** Characters `start`..`end` (exclusive) of a node's text, in UTF-16 code units. */

@@ -1,4 +1,4 @@
-import type { Box } from './links';
+import type { Box } from '../../router/document-links';
 import {
   boxesOnPage,
   formulaLatex,

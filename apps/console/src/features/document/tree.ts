@@ -5,7 +5,7 @@
  */
 import type { DocumentNode, Schemas } from '@docintel/api-client';
 import { iou, union } from './geometry';
-import type { Box, DocumentTarget } from './links';
+import type { Box, DocumentTarget } from '../../router/document-links';
 
 export type { DocumentNode };
 export type NodeType = DocumentNode['type'];

@@ -1,5 +1,5 @@
 import type { Annotation } from '@docintel/api-client';
-import { citationTarget, documentLink } from '../document/links';
+import { citationTarget, documentLink } from '../../router/document-links';
 import { citationsFor, describeTarget } from './citations';
 
 const FILE = '3f1c5a52-2f7c-4b5e-8d4e-1a2b3c4d5e6f';

@@ -1,9 +1,9 @@
 /**
  * Citations: the DOCUMENT_STATEMENT annotations a job's answers name (by `referenceIds`), and the
- * way each is described; the link to the document view is documentLink (features/document/links.ts).
+ * way each is described; the link to the document view is documentLink (router/document-links.ts).
  */
 import type { Annotation, Schemas } from '@docintel/api-client';
-import type { DocumentTarget } from '../document/links';
+import type { DocumentTarget } from '../../router/document-links';
 
 export type DocumentStatement = Schemas['DocumentStatementDto'];
 

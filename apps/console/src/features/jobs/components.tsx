@@ -3,7 +3,7 @@ import type { Annotation, FindSimilarJob, Job, JobStatus } from '@docintel/api-c
 import { useEffect, useRef } from 'react';
 import { describeError } from '../../api/client';
 import { Link } from '../../router/router';
-import { citationTarget, documentLink } from '../document/links';
+import { citationTarget, documentLink } from '../../router/document-links';
 import { citationsFor, describeTarget, type Reference } from './citations';
 import { download, exportName } from './export';
 import { confidenceView, engineLabel } from './confidence';

@@ -1,12 +1,12 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { EmbeddingsEnv } from '@docintel/ai';
-import { EmbeddingsModule } from '../embeddings/embeddings.module';
-import { FormulasModule } from '../formulas/formulas.module';
-import { OntologiesModule } from '../ontologies/ontologies.module';
-import { ParsingModule } from '../parsing/parsing.module';
-import { ReindexModule } from '../reindex/reindex.module';
-import { PipelineCoreModule } from './pipeline-core.module';
-import { Sweeper } from './sweeper';
+import { EmbeddingsModule } from './embeddings/embeddings.module';
+import { FormulasModule } from './formulas/formulas.module';
+import { OntologiesModule } from './ontologies/ontologies.module';
+import { ParsingModule } from './parsing/parsing.module';
+import { ReindexModule } from './reindex/reindex.module';
+import { PipelineCoreModule } from './pipeline/pipeline-core.module';
+import { Sweeper } from './pipeline/sweeper';
 
 @Module({})
 export class PipelineModule {

@@ -1,5 +1,5 @@
-import { matchRoute, paths } from '../../router/routes';
-import { citationTarget, documentLink, hasTarget, MAX_QUOTE, readDocumentTarget, type DocumentTarget } from './links';
+import { matchRoute, paths } from './routes';
+import { citationTarget, documentLink, hasTarget, MAX_QUOTE, readDocumentTarget, type DocumentTarget } from './document-links';
 
 const FILE = '3f1c5a52-2f7c-4b5e-8d4e-1a2b3c4d5e6f';
 const NODE = '0d6c3f2e-1111-4222-8333-444455556666';
