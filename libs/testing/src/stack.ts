@@ -10,15 +10,28 @@ export const REPO_ROOT = resolve(__dirname, '../../..');
 export const APPS = ['storage-service', 'indexing-service', 'job-orchestrator', 'rules-engine', 'api-gateway'] as const;
 export type AppName = (typeof APPS)[number];
 
+/** Every port freePort has handed out in this process. */
+const handedOut = new Set<number>();
+
+/**
+ * A port nothing listens on, never one handed out before in this process: a stack chooses its
+ * gateway's port before it starts the other apps, and the kernel may offer a port just closed again,
+ * which would give two apps one port (the second fails to bind, and the first answers in its place).
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => res(port));
+  for (;;) {
+    const port = await new Promise<number>((res, rej) => {
+      const srv = createServer();
+      srv.once('error', rej);
+      srv.listen(0, '127.0.0.1', () => {
+        const { port } = srv.address() as { port: number };
+        srv.close(() => res(port));
+      });
     });
-  });
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
 }
 
 // Children never outlive the test process, even when a hook times out before stop() runs.
@@ -149,12 +162,17 @@ export class TestStack {
       if (app.process.exitCode !== null) {
         throw new Error(`${app.name} exited with ${app.process.exitCode}:\n${app.logs.join('')}`);
       }
+      let service: unknown;
       try {
         const res = await fetch(`http://127.0.0.1:${app.port}/health/ready`);
-        if (res.ok) return;
+        if (res.ok) service = ((await res.json()) as { service?: unknown }).service;
       } catch {
         /* not listening yet */
       }
+      if (service === app.name) return;
+      // Another process answers on the app's port: waiting longer would only hide it.
+      if (service !== undefined)
+        throw new Error(`port ${app.port} of ${app.name} is answered by ${String(service)}:\n${app.logs.join('')}`);
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error(`${app.name} was not ready within ${timeoutMs} ms:\n${app.logs.join('')}`);
