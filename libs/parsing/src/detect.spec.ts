@@ -1,5 +1,7 @@
+import { SUPPORTED_EXTENSIONS as ACCEPTED_BY_THE_API } from '@docintel/contracts';
 import { detectFormat, isSupportedFileName } from './detect';
 import { ParseError } from './errors';
+import { SUPPORTED_EXTENSIONS } from './model';
 import { makeDocx, makePdf, para } from './testing/fixtures';
 
 describe('detectFormat', () => {
@@ -43,4 +45,9 @@ describe('detectFormat', () => {
     for (const name of ['a.pdf', 'b.TIFF', 'c.tif', 'd.jpeg', 'e.htm', 'f.ods']) expect(isSupportedFileName(name)).toBe(true);
     for (const name of ['a.pptx', 'b', 'c.gif']) expect(isSupportedFileName(name)).toBe(false);
   });
+});
+
+// The parser threads keep their own copy of the list so that they load nothing of libs/contracts.
+it('parses exactly the extensions the API accepts', () => {
+  expect([...SUPPORTED_EXTENSIONS].sort()).toEqual([...ACCEPTED_BY_THE_API].sort());
 });
