@@ -126,6 +126,27 @@ describe('spans that fit a who-question', () => {
   });
 });
 
+describe('spans that fit a question for a place', () => {
+  it.each([
+    ['The supplier is Globex Corporation, based in Springfield.', 'In which city is the supplier based?', 'Springfield'],
+    [
+      'Globex Corporation has its head office in Rotterdam, where Northwind Traders Ltd also trades.',
+      'Where is Globex Corporation based?',
+      'Rotterdam',
+    ],
+  ])('answers with the place, never with the organisation beside it: %s', (text, question, place) => {
+    const a = ask(question, { dataType: 'STRING' }, [passage(text)]);
+    expect(a.rawValue).toBe(place);
+  });
+
+  it('still answers a question for an organisation with its legal form', () => {
+    const a = ask('Which company is the supplier?', { dataType: 'STRING' }, [
+      passage('The supplier is Globex Corporation, based in Springfield.'),
+    ]);
+    expect(a.rawValue).toContain('Globex Corporation');
+  });
+});
+
 describe('allowed values in a sentence that names several', () => {
   const values = ['hourly', 'salaried', 'contract'];
 

@@ -403,6 +403,23 @@ const PERSON_CUES = new Set([
   'executive',
 ]);
 
+/** Nouns of a place: "In which city…", "What country…" ask for a place, as "where" does. */
+const PLACE_STEMS = new Set(
+  tokenize('city town village country state province region county place location capital headquarters seat').map((t) => t.stem),
+);
+
+/** The legal form that ends an organisation's name ("Globex Corporation", "Northwind Traders Ltd"). */
+const ORGANISATION_FORMS = new Set(
+  'inc inc. incorporated corporation corp corp. company co co. ltd ltd. limited llc llp lp plc gmbh ag sa nv bv pty group holdings bank'.split(
+    ' ',
+  ),
+);
+
+/** A question for a place: "where", or the focus is a place noun ("which city"). */
+function asksPlace(q: AnalyzedQuestion): boolean {
+  return q.type === 'where' || PLACE_STEMS.has(q.focus);
+}
+
 /** Nouns of a measurement: a question whose focus is one of them asks for a number with its unit. */
 const MEASURE_STEMS = new Set(
   tokenize('size dimension dimensions length width height depth weight thickness diameter area volume capacity').map((t) => t.stem),
@@ -438,6 +455,8 @@ export function spanPlausibility(
   const digits = words.reduce((n, t) => n + (t.text.match(/\d/g)?.length ?? 0), 0);
   // A telephone or fax number is something to dial: a span without the digits of one is no answer.
   if (asksDialNumber(q) && digits < MIN_DIAL_DIGITS) return { drop: true, extra: [] };
+  // A place is not the organisation based in it: "Globex Corporation" does not answer "In which city…?".
+  if (asksPlace(q) && words.length && ORGANISATION_FORMS.has(words[words.length - 1].lower)) return { drop: true, extra: [] };
   // "What size must the photo be?" is answered by a measurement ("2x2 inches"), which has a number.
   if (MEASURE_STEMS.has(q.focus)) return { drop: false, extra: [digits ? 'measure=fit' : 'measure=none'] };
   // The role itself, not the name before it: "Chief Executive Officer", "Senior Vice President".
