@@ -44,11 +44,11 @@ import { createLogger, Metrics } from '@docintel/observability';
 import { serviceModule } from '@docintel/runtime';
 import { openAiReply, startOpenAiServer, startTestInfrastructure, type TestInfrastructure, type TestOpenAiServer } from '@docintel/testing';
 import { JobSweeper } from '../execution/sweeper';
-import { READER, RERANKER } from '../execution/reader.token';
+import { READER, RERANKER } from '../reading/reader.token';
 import { JobsEnv } from '../jobs.env';
 import { migrations } from '../migrations';
-import { JobsModule } from './jobs.module';
-import { JobsService } from './jobs.service';
+import { JobsModule } from '../jobs.module';
+import { QaJobs } from '../kinds/qa/qa-jobs';
 
 /**
  * The job orchestrator on real PostgreSQL and NATS (JetStream work queue, request/reply). The
@@ -986,7 +986,7 @@ describe('per-namespace limits', () => {
     // A retry of a create that was accepted still gets its job.
     expect((await rpc.call(QaJobsCreate, body(0, 'limit-key'), a.ctx)).jobId).toBe(open[0].jobId);
     // A question job an agent run starts was admitted with its agent: it is not refused.
-    const sub = await app.get(JobsService).createQa(a.ctx, body(4), { subJob: true });
+    const sub = await app.get(QaJobs).create(a.ctx, body(4), { subJob: true });
     // Another namespace creates as usual.
     const b = namespaceWithFile();
     const other = await rpc.call(QaJobsCreate, { files: { fileIds: [b.fileId] }, questions: [{ question: 'B0' }] }, b.ctx);

@@ -4,16 +4,19 @@ import { formatRawValue, toDataValue, type Reader, type ReaderAnswer } from '@do
 import { FilesOntologies, PassagesSearch, entityId, type MetaResultDto, type OntologyDto, type PassageDto } from '@docintel/contracts';
 import { RpcClient } from '@docintel/messaging';
 import { SERVICE_ENV } from '@docintel/runtime';
-import type { ExtractionInputs, JobRecord, UnitRecord } from '../jobs/job-records';
-import type { UnitOutcome } from '../jobs/jobs.repository';
-import type { JobsEnv } from '../jobs.env';
-import { citationsToAnnotations, type CitedAnnotation } from './citations';
-import { ontologyAnswer } from './ontology-answers';
-import { PassageRanking } from './passage-ranking';
-import { READER } from './reader.token';
-import { isTransient, jobContext, messageOf, toReaderPassage } from './unit-context';
+import type { JobKindRunner } from '../../jobs/job-kind';
+import type { JobRecord, UnitRecord } from '../../jobs/job-records';
+import type { UnitOutcome } from '../../jobs/jobs.repository';
+import type { JobsEnv } from '../../jobs.env';
+import { citationsToAnnotations, type CitedAnnotation } from '../../reading/citations';
+import { ontologyAnswer } from '../../reading/ontology-answers';
+import { PassageRanking } from '../../reading/passage-ranking';
+import { READER } from '../../reading/reader.token';
+import { isTransient, jobContext, messageOf, toReaderPassage } from '../../reading/unit-context';
+import type { ExtractionInputs } from './extraction-inputs';
 
 type Meta = ExtractionInputs['metas'][number];
+type ExtractionJob = JobRecord<ExtractionInputs>;
 
 /**
  * One file of an extraction job: each meta is a question over the file (its description, or its
@@ -21,7 +24,10 @@ type Meta = ExtractionInputs['metas'][number];
  * reader. A meta that cannot be read fails alone, with the reason in its explanation.
  */
 @Injectable()
-export class ExtractionUnitRunner {
+export class ExtractionUnitRunner implements JobKindRunner<ExtractionInputs, MetaResultDto> {
+  readonly kind = 'extraction';
+  readonly noun = 'Extraction job';
+
   constructor(
     private readonly rpc: RpcClient,
     @Inject(READER) private readonly reader: Reader,
@@ -29,8 +35,13 @@ export class ExtractionUnitRunner {
     @Inject(SERVICE_ENV) private readonly env: JobsEnv,
   ) {}
 
-  async run(job: JobRecord, unit: UnitRecord, requestId: string, signal: AbortSignal): Promise<UnitOutcome> {
-    const { metas } = job.inputs as ExtractionInputs;
+  async run(
+    job: ExtractionJob,
+    unit: UnitRecord<MetaResultDto>,
+    requestId: string,
+    signal: AbortSignal,
+  ): Promise<UnitOutcome<MetaResultDto>> {
+    const { metas } = job.inputs;
     const fileId = unit.fileId as string;
     const ctx = jobContext(job, requestId);
     const ontologies = await this.rpc.call(FilesOntologies, { fileId }, ctx).catch((err: unknown) => {
@@ -62,6 +73,10 @@ export class ExtractionUnitRunner {
         ? `${failed} of ${metas.length} metas could not be read from this file: ${results.find((r) => !r.found)?.explanation ?? ''}`
         : undefined,
     };
+  }
+  /** Every meta of the file failed, with the reason. */
+  failedResults(job: ExtractionJob, unit: UnitRecord<MetaResultDto>, reason: string): MetaResultDto[] {
+    return job.inputs.metas.map((m) => failedMetaResult(m, unit.fileId as string, reason));
   }
 
   private async extract(

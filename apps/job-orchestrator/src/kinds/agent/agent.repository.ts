@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { AgentRole, AgentTraceStepDto } from '@docintel/contracts';
-import type { JobOwner } from '../jobs/jobs.repository';
+import type { JobOwner } from '../../jobs/jobs.repository';
 
 export interface ConversationTurn {
   role: AgentRole;

@@ -12,14 +12,16 @@ import {
   type RpcContext,
 } from '@docintel/contracts';
 import { SERVICE_ENV } from '@docintel/runtime';
-import type { AgentInputs, JobFile } from '../jobs/job-records';
-import { toJobDto } from '../jobs/job-mapper';
-import { JobsRepository, type JobOwner } from '../jobs/jobs.repository';
-import { JobsService, ownerOf, shorten } from '../jobs/jobs.service';
-import type { JobsEnv } from '../jobs.env';
+import { JobCreation, shorten } from '../../jobs/job-creation';
+import type { JobFile } from '../../jobs/job-records';
+import { toJobDto } from '../../jobs/job-mapper';
+import { JobsRepository, ownerOf, type JobOwner } from '../../jobs/jobs.repository';
+import { JobsService } from '../../jobs/jobs.service';
+import type { JobsEnv } from '../../jobs.env';
 import { AGENT_ENGINE_NAME } from './agent-engine.provider';
+import type { AgentInputs } from './agent-inputs';
 import { AgentRepository } from './agent.repository';
-import { IdempotencyKeyTaken, canonicalJson, keyReused } from '../jobs/job-idempotency';
+import { IdempotencyKeyTaken, canonicalJson, keyReused } from '../../jobs/job-idempotency';
 import { outputSchemaProblems } from './output-schema';
 
 /**
@@ -36,6 +38,7 @@ export function requestHash(req: CreateAgentJobRequest): string {
 @Injectable()
 export class AgentJobsService {
   constructor(
+    private readonly creation: JobCreation,
     private readonly jobs: JobsService,
     private readonly repo: JobsRepository,
     private readonly agents: AgentRepository,
@@ -60,7 +63,7 @@ export class AgentJobsService {
       ]);
     }
     const filesInput = req.files ?? (existing ? await this.conversationFiles(owner, existing) : undefined);
-    const files: JobFile[] = filesInput ? await this.jobs.resolveFiles(ctx, filesInput, req.config?.skip_unindexed_files === true) : [];
+    const files: JobFile[] = filesInput ? await this.creation.resolveFiles(ctx, filesInput, req.config?.skip_unindexed_files === true) : [];
     const conversationId = stateful ? (existing ?? randomUUID()) : undefined;
     const inputs: AgentInputs = {
       ...(stateful ? { message: req.message } : { messages: req.messages }),
@@ -80,7 +83,7 @@ export class AgentJobsService {
     const lastMessage = stateful ? (req.message as string) : ((req.messages ?? []).at(-1)?.content ?? '');
     const jobId = randomUUID();
     try {
-      const job = await this.jobs.start(
+      const job = await this.creation.start(
         owner,
         'agent',
         shorten(lastMessage.replace(/\s+/g, ' ').trim() || 'Agent job'),
@@ -122,8 +125,14 @@ export class AgentJobsService {
 
   /** The files of the conversation's latest job, for a turn that names none. */
   private async conversationFiles(owner: JobOwner, conversationId: string) {
-    const { jobs } = await this.repo.list(owner, 'agent', { page: 0, pageSize: 1, sort: 'createdTime', order: 'DESC', conversationId });
-    return (jobs[0]?.inputs as AgentInputs | undefined)?.files;
+    const { jobs } = await this.repo.list<AgentInputs>(owner, 'agent', {
+      page: 0,
+      pageSize: 1,
+      sort: 'createdTime',
+      order: 'DESC',
+      conversationId,
+    });
+    return jobs[0]?.inputs.files;
   }
 
   list(ctx: RpcContext, req: ListAgentJobsRequest): Promise<Page<JobDto>> {

@@ -1,6 +1,6 @@
 import type { Provider } from '@nestjs/common';
 import { SERVICE_ENV } from '@docintel/runtime';
-import type { JobsEnv } from '../jobs.env';
+import type { JobsEnv } from '../../jobs.env';
 import { BIBLIOGRAPHIC_SOURCE, type BibliographicSource } from './bibliographic-source';
 import { OpenAlexSource } from './openalex';
 

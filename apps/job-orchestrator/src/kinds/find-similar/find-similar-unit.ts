@@ -10,10 +10,11 @@ import {
 import { RpcClient } from '@docintel/messaging';
 import { LOGGER, type Logger } from '@docintel/observability';
 import { SERVICE_ENV } from '@docintel/runtime';
-import type { FindSimilarInputs, JobRecord, UnitRecord } from '../jobs/job-records';
-import type { UnitOutcome } from '../jobs/jobs.repository';
-import type { JobsEnv } from '../jobs.env';
-import { jobContext } from '../execution/unit-context';
+import type { JobKindRunner } from '../../jobs/job-kind';
+import type { JobRecord, UnitRecord } from '../../jobs/job-records';
+import type { UnitOutcome } from '../../jobs/jobs.repository';
+import type { JobsEnv } from '../../jobs.env';
+import { jobContext } from '../../reading/unit-context';
 import {
   BIBLIOGRAPHIC_SOURCE,
   identifierLabel,
@@ -22,6 +23,7 @@ import {
   type BibliographicWork,
   type WorkIdentifier,
 } from './bibliographic-source';
+import type { FindSimilarInputs } from './find-similar-inputs';
 import { workOntologies } from './work-ontologies';
 
 /** What the remote is asked for a source: its DOI, then its open-access id (an arXiv id as the DOI arXiv registers, a PMC id as a PMCID). */
@@ -50,7 +52,10 @@ export function failedSourceMatches(source: SourceIdentifierDto, reason: string)
  * are retried by the unit worker.
  */
 @Injectable()
-export class FindSimilarUnitRunner {
+export class FindSimilarUnitRunner implements JobKindRunner<FindSimilarInputs, SourceMatchesDto> {
+  readonly kind = 'find-similar';
+  readonly noun = 'Find-similar job';
+
   constructor(
     private readonly rpc: RpcClient,
     @Inject(BIBLIOGRAPHIC_SOURCE) private readonly remote: BibliographicSource | null,
@@ -58,10 +63,19 @@ export class FindSimilarUnitRunner {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async run(job: JobRecord, unit: UnitRecord, requestId: string, signal: AbortSignal): Promise<UnitOutcome> {
-    const source = (job.inputs as FindSimilarInputs).sourceIdentifiers[unit.unit];
+  async run(
+    job: JobRecord<FindSimilarInputs>,
+    unit: UnitRecord<SourceMatchesDto>,
+    requestId: string,
+    signal: AbortSignal,
+  ): Promise<UnitOutcome<SourceMatchesDto>> {
+    const source = job.inputs.sourceIdentifiers[unit.unit];
     const matches = await this.search(source, jobContext(job, requestId), signal);
     return { status: 'DONE', results: [matches], answered: 1, annotations: [] };
+  }
+
+  failedResults(job: JobRecord<FindSimilarInputs>, unit: UnitRecord<SourceMatchesDto>, reason: string): SourceMatchesDto[] {
+    return [failedSourceMatches(job.inputs.sourceIdentifiers[unit.unit], reason)];
   }
 
   private async search(source: SourceIdentifierDto, ctx: ReturnType<typeof jobContext>, signal: AbortSignal): Promise<SourceMatchesDto> {

@@ -1,23 +1,20 @@
 import {
-  DEFAULT_ANSWER_TYPE,
   DomainError,
   type AnswerTypeDto,
-  type CreateExtractionJobRequestDto,
-  type CreateFindSimilarJobRequestDto,
   type CreateQaJobRequestDto,
   type ErrorDetail,
+  type FilesInputDto,
+  type JobLaunchConfigDto,
+  type QuestionInputDto,
 } from '@docintel/contracts';
-import type { ExtractionInputs, FindSimilarInputs, QaInputs } from './job-records';
+import { answerTypeProblems, withDefaults } from '../answer-type';
 
-/** Problems of an answer type that the DTO's decorators cannot see. */
-function answerTypeProblems(type: AnswerTypeDto, field: string): ErrorDetail[] {
-  if (type.dataType === 'ENUM' && !type.enumValues?.some((v) => v.trim())) {
-    return [{ field: `${field}.enumValues`, problem: 'is required for ENUM: list the values the answer may take' }];
-  }
-  return [];
+/** A QA job's request as accepted: every question with its id, answer type and the questions it chains on. */
+export interface QaInputs {
+  files: FilesInputDto;
+  questions: Array<QuestionInputDto & { id: string; answerType: AnswerTypeDto; inputQuestionIds: string[] }>;
+  config?: JobLaunchConfigDto;
 }
-
-const withDefaults = (type: AnswerTypeDto | undefined): AnswerTypeDto => ({ ...DEFAULT_ANSWER_TYPE, ...(type ?? {}) });
 
 /**
  * The questions of a QA job with their ids (a question without one is named by its 1-based
@@ -66,35 +63,6 @@ export function qaInputs(req: CreateQaJobRequestDto): { inputs: QaInputs; depend
   }
   if (problems.length) throw DomainError.invalid(problems);
   return { inputs: { files: req.files, questions, config: req.config }, dependsOn: dependsOn.map((d) => [...new Set(d)]) };
-}
-
-export function extractionInputs(req: CreateExtractionJobRequestDto): ExtractionInputs {
-  const problems: ErrorDetail[] = [];
-  const metas = req.metas.map((m, i) => {
-    const answerType = withDefaults(m.answerType);
-    problems.push(...answerTypeProblems(answerType, `metas[${i}].answerType`));
-    return { ...m, answerType };
-  });
-  if (problems.length) throw DomainError.invalid(problems);
-  return { files: req.files, metas, config: req.config };
-}
-
-/**
- * The sources of a find-similar job: each must name a document by at least one of doi, id and
- * openAccessId (the DTO checks each identifier's form). Only the identifiers given are kept.
- */
-export function findSimilarInputs(req: CreateFindSimilarJobRequestDto): FindSimilarInputs {
-  const problems: ErrorDetail[] = [];
-  const sourceIdentifiers = req.sourceIdentifiers.map((s, i) => {
-    const kept = Object.fromEntries(
-      (['doi', 'id', 'openAccessId'] as const).filter((k) => typeof s[k] === 'string' && s[k].trim()).map((k) => [k, s[k]?.trim()]),
-    );
-    if (!Object.keys(kept).length)
-      problems.push({ field: `sourceIdentifiers[${i}]`, problem: 'must name the document by doi, id or openAccessId' });
-    return kept;
-  });
-  if (problems.length) throw DomainError.invalid(problems);
-  return { sourceIdentifiers };
 }
 
 /** A cycle of the dependency graph as a list of positions (first repeated at the end), or null. */

@@ -4,23 +4,28 @@ import { AgentRunFailed, type AgentEngine, type AgentEvidence, type AgentTraceSt
 import type { AgentJobOutputsDto } from '@docintel/contracts';
 import { RpcClient } from '@docintel/messaging';
 import { SERVICE_ENV } from '@docintel/runtime';
-import { citationsToAnnotations, type CitedAnnotation } from '../execution/citations';
-import { PassageRanking } from '../execution/passage-ranking';
-import { jobContext } from '../execution/unit-context';
-import type { AgentInputs, JobRecord, UnitRecord } from '../jobs/job-records';
-import { JobsRepository, type UnitOutcome } from '../jobs/jobs.repository';
-import { JobsService } from '../jobs/jobs.service';
-import type { JobsEnv } from '../jobs.env';
+import { citationsToAnnotations, type CitedAnnotation } from '../../reading/citations';
+import { PassageRanking } from '../../reading/passage-ranking';
+import { jobContext } from '../../reading/unit-context';
+import type { JobKindRunner } from '../../jobs/job-kind';
+import type { JobRecord, UnitRecord } from '../../jobs/job-records';
+import { JobsRepository, type UnitOutcome } from '../../jobs/jobs.repository';
+import type { JobsEnv } from '../../jobs.env';
+import { ExtractionJobs } from '../extraction/extraction-jobs';
+import { QaJobs } from '../qa/qa-jobs';
 import { AGENT_ENGINE } from './agent-engine.provider';
+import type { AgentInputs } from './agent-inputs';
 import { AgentRepository } from './agent.repository';
 import { JobToolbox } from './job-toolbox';
 
 /** Earlier turns of a conversation given to the engine at most (the latest ones). */
 const HISTORY_TURNS = 40;
 
+type AgentJob = JobRecord<AgentInputs>;
+
 /** The result of an agent job that could not answer, with the reason where the answer would be. */
-export function failedAgentResult(job: JobRecord, reason: string): AgentJobOutputsDto {
-  const conversationId = (job.inputs as AgentInputs).conversationId;
+function failedAgentResult(job: AgentJob, reason: string): AgentJobOutputsDto {
+  const conversationId = job.inputs.conversationId;
   return {
     answer: '',
     explanation: `The agent could not answer: ${reason}`,
@@ -36,30 +41,40 @@ export function failedAgentResult(job: JobRecord, reason: string): AgentJobOutpu
  * the result, in one transaction.
  */
 @Injectable()
-export class AgentUnitRunner {
+export class AgentUnitRunner implements JobKindRunner<AgentInputs, AgentJobOutputsDto> {
+  readonly kind = 'agent';
+  readonly noun = 'Agent job';
+
   constructor(
     private readonly rpc: RpcClient,
     private readonly repo: JobsRepository,
-    private readonly jobs: JobsService,
+    private readonly questions: QaJobs,
+    private readonly extractions: ExtractionJobs,
     private readonly ranking: PassageRanking,
     private readonly agents: AgentRepository,
     @Inject(AGENT_ENGINE) private readonly engine: AgentEngine,
     @Inject(SERVICE_ENV) private readonly env: JobsEnv,
   ) {}
 
-  async run(job: JobRecord, unit: UnitRecord, requestId: string, signal: AbortSignal): Promise<UnitOutcome> {
-    const inputs = job.inputs as AgentInputs;
+  async run(
+    job: AgentJob,
+    unit: UnitRecord<AgentJobOutputsDto>,
+    requestId: string,
+    signal: AbortSignal,
+  ): Promise<UnitOutcome<AgentJobOutputsDto>> {
+    const { inputs } = job;
     const messages = await this.conversation(inputs);
     const toolbox = new JobToolbox(job, jobContext(job, requestId), {
       rpc: this.rpc,
       repo: this.repo,
-      jobs: this.jobs,
+      questions: this.questions,
+      extractions: this.extractions,
       ranking: this.ranking,
       candidates: this.env.JOB_PASSAGES,
     });
     await this.agents.labelRun(job.id, this.engine.name);
     const trace = await this.traceWriter(job.id, unit.attempts);
-    let outcome: UnitOutcome;
+    let outcome: UnitOutcome<AgentJobOutputsDto>;
     try {
       const result = await this.engine.run(
         {
@@ -100,6 +115,9 @@ export class AgentUnitRunner {
     }
     await trace.flushed();
     return outcome;
+  }
+  failedResults(job: AgentJob, _unit: UnitRecord<AgentJobOutputsDto>, reason: string): AgentJobOutputsDto[] {
+    return [failedAgentResult(job, reason)];
   }
 
   /** The turns the engine reads: the conversation's so far and the new message, or the stateless messages. */

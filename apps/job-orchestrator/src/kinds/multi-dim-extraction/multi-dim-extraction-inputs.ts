@@ -11,7 +11,7 @@ import {
 } from '@docintel/contracts';
 
 /** A multi-dimensional extraction job's request as accepted: every unit (one per file) reads the schema. */
-export interface MultiDimInputs {
+export interface MultiDimExtractionInputs {
   files: FilesInputDto;
   schema: EntitySchemaDto;
   config?: JobLaunchConfigDto;
@@ -21,7 +21,7 @@ export interface MultiDimInputs {
  * The request's schema checked beyond its shape: column keys unique, allowed values only on text
  * columns and not empty. Problems name the field, as validation does.
  */
-export function multiDimInputs(req: CreateMultiDimJobRequestDto): MultiDimInputs {
+export function multiDimExtractionInputs(req: CreateMultiDimJobRequestDto): MultiDimExtractionInputs {
   const problems: ErrorDetail[] = [];
   const seen = new Map<string, number>();
   req.schema.columns.forEach((c, i) => {

@@ -1,5 +1,5 @@
 import { DomainError } from '@docintel/contracts';
-import { findCycle, findSimilarInputs, qaInputs } from './job-inputs';
+import { findCycle, qaInputs } from './qa-inputs';
 
 const files = { fileIds: ['f'] };
 
@@ -41,23 +41,5 @@ describe('findCycle', () => {
     expect(findCycle([[1], [2], [0]])).toEqual([0, 1, 2, 0]);
     expect(findCycle([[1], [2], []])).toBeNull();
     expect(findCycle([[], [0], [0, 1]])).toBeNull();
-  });
-});
-
-describe('findSimilarInputs', () => {
-  it('keeps the identifiers given and names each source that names nothing', () => {
-    expect(findSimilarInputs({ sourceIdentifiers: [{ doi: ' 10.1/a ' }, { id: 'f', openAccessId: 'PMC1' }] }).sourceIdentifiers).toEqual([
-      { doi: '10.1/a' },
-      { id: 'f', openAccessId: 'PMC1' },
-    ]);
-    try {
-      findSimilarInputs({ sourceIdentifiers: [{ doi: '10.1/a' }, {}, { doi: '  ' }] });
-      throw new Error('expected a rejection');
-    } catch (err) {
-      expect((err as DomainError).details).toEqual([
-        { field: 'sourceIdentifiers[1]', problem: 'must name the document by doi, id or openAccessId' },
-        { field: 'sourceIdentifiers[2]', problem: 'must name the document by doi, id or openAccessId' },
-      ]);
-    }
   });
 });

@@ -14,10 +14,11 @@ import {
   type RpcContext,
 } from '@docintel/contracts';
 import { RpcClient } from '@docintel/messaging';
-import type { JobRecord } from '../jobs/job-records';
-import { JobsRepository } from '../jobs/jobs.repository';
-import type { JobsService } from '../jobs/jobs.service';
-import { PassageRanking } from '../execution/passage-ranking';
+import type { JobRecord } from '../../jobs/job-records';
+import { JobsRepository } from '../../jobs/jobs.repository';
+import { PassageRanking } from '../../reading/passage-ranking';
+import type { ExtractionJobs } from '../extraction/extraction-jobs';
+import type { QaJobs } from '../qa/qa-jobs';
 
 /** How often a waiting tool looks at its sub-job. */
 const SUB_JOB_POLL_MS = 150;
@@ -25,7 +26,8 @@ const SUB_JOB_POLL_MS = 150;
 export interface JobToolboxDeps {
   rpc: RpcClient;
   repo: JobsRepository;
-  jobs: JobsService;
+  questions: QaJobs;
+  extractions: ExtractionJobs;
   ranking: PassageRanking;
   /** Passages retrieval returns before ranking keeps `limit` of them. */
   candidates: number;
@@ -75,7 +77,7 @@ export class JobToolbox implements AgentToolbox {
   async askQuestions(questions: ToolQuestion[], fileIds: string[] | undefined, signal?: AbortSignal): Promise<JobAnswer[]> {
     const ids = this.readable(fileIds);
     if (!ids.length) return questions.map((q) => noFiles(q.question));
-    const created = await this.deps.jobs.createQa(
+    const created = await this.deps.questions.create(
       this.ctx,
       {
         name: this.subJobName(questions[0].question),
@@ -104,7 +106,7 @@ export class JobToolbox implements AgentToolbox {
   async extractMetadata(metas: ToolMeta[], fileIds: string[] | undefined, signal?: AbortSignal): Promise<JobAnswer[]> {
     const ids = this.readable(fileIds);
     if (!ids.length) return metas.map((m) => noFiles(m.meta));
-    const created = await this.deps.jobs.createExtraction(
+    const created = await this.deps.extractions.create(
       this.ctx,
       {
         name: this.subJobName(metas.map((m) => m.meta).join(', ')),

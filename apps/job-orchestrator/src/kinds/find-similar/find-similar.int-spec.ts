@@ -28,10 +28,10 @@ import { RpcClient, RpcHandler } from '@docintel/messaging';
 import { createLogger } from '@docintel/observability';
 import { serviceModule } from '@docintel/runtime';
 import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
-import { READER, RERANKER } from '../execution/reader.token';
-import { JobsModule } from '../jobs/jobs.module';
-import { JobsEnv } from '../jobs.env';
-import { migrations } from '../migrations';
+import { READER, RERANKER } from '../../reading/reader.token';
+import { JobsModule } from '../../jobs.module';
+import { JobsEnv } from '../../jobs.env';
+import { migrations } from '../../migrations';
 import { openAlexWork, startOpenAlexServer, type TestOpenAlexServer } from './openalex-test-server';
 
 /**

@@ -11,15 +11,20 @@ import {
 import { PassagesSearch, entityId, type PassageDto, type QaResultDto } from '@docintel/contracts';
 import { RpcClient } from '@docintel/messaging';
 import { SERVICE_ENV } from '@docintel/runtime';
-import type { QaInputs, UnitRecord, JobRecord } from '../jobs/job-records';
-import { JobsRepository, type UnitOutcome } from '../jobs/jobs.repository';
-import type { JobsEnv } from '../jobs.env';
-import { citationsToAnnotations, sourcedContent } from './citations';
-import { checkExpectedAnswer } from './expected-answer';
-import { MetadataAnswers } from './metadata-answers';
-import { PassageRanking } from './passage-ranking';
-import { READER } from './reader.token';
-import { jobContext, toReaderPassage } from './unit-context';
+import type { JobKindRunner } from '../../jobs/job-kind';
+import type { JobRecord, UnitRecord } from '../../jobs/job-records';
+import { JobsRepository, type UnitOutcome } from '../../jobs/jobs.repository';
+import type { JobsEnv } from '../../jobs.env';
+import { citationsToAnnotations, sourcedContent } from '../../reading/citations';
+import { checkExpectedAnswer } from '../../reading/expected-answer';
+import { MetadataAnswers } from '../../reading/metadata-answers';
+import { PassageRanking } from '../../reading/passage-ranking';
+import { READER } from '../../reading/reader.token';
+import { jobContext, toReaderPassage } from '../../reading/unit-context';
+import type { QaInputs } from './qa-inputs';
+
+type QaJob = JobRecord<QaInputs>;
+type QaUnit = UnitRecord<QaResultDto>;
 
 /**
  * One question of a QA job: retrieve passages of the job's files (the answers of the questions it
@@ -27,7 +32,10 @@ import { jobContext, toReaderPassage } from './unit-context';
  * ask the reader, cite.
  */
 @Injectable()
-export class QaUnitRunner {
+export class QaUnitRunner implements JobKindRunner<QaInputs, QaResultDto> {
+  readonly kind = 'qa';
+  readonly noun = 'QA job';
+
   constructor(
     private readonly rpc: RpcClient,
     private readonly repo: JobsRepository,
@@ -37,8 +45,8 @@ export class QaUnitRunner {
     @Inject(SERVICE_ENV) private readonly env: JobsEnv,
   ) {}
 
-  async run(job: JobRecord, unit: UnitRecord, requestId: string, signal: AbortSignal): Promise<UnitOutcome> {
-    const question = (job.inputs as QaInputs).questions[unit.unit];
+  async run(job: QaJob, unit: QaUnit, requestId: string, signal: AbortSignal): Promise<UnitOutcome<QaResultDto>> {
+    const question = job.inputs.questions[unit.unit];
     const chained = await this.chainedAnswers(job, unit);
     let passages: PassageDto[] = [];
     let answer: ReaderAnswer;
@@ -88,7 +96,7 @@ export class QaUnitRunner {
   private async read(
     question: QaInputs['questions'][number],
     chained: ChainedAnswer[],
-    job: JobRecord,
+    job: QaJob,
     ctx: ReturnType<typeof jobContext>,
     signal: AbortSignal,
   ): Promise<{ answer: ReaderAnswer; passages: PassageDto[] }> {
@@ -108,13 +116,34 @@ export class QaUnitRunner {
     return { answer, passages };
   }
 
+  /** A failed question's result: the reason, in words, where the answer would be. */
+  failedResults(job: QaJob, unit: QaUnit, reason: string): QaResultDto[] {
+    const question = job.inputs.questions[unit.unit];
+    return [
+      {
+        question: question.question,
+        rawValue: '',
+        explanation: `The question could not be answered: ${reason}`,
+        sourcedContent: '',
+        referenceIds: [],
+        inputQuestionIds: question.inputQuestionIds,
+        questionId: question.id,
+        found: false,
+        confidence: 0,
+        ...(question.expectedAnswer !== undefined
+          ? { expectedAnswer: question.expectedAnswer, answerValidity: 0, validityExplaination: 'No answer.' }
+          : {}),
+      },
+    ];
+  }
+
   /** The answers of the questions this one names, in the order named. */
-  private async chainedAnswers(job: JobRecord, unit: UnitRecord): Promise<ChainedAnswer[]> {
+  private async chainedAnswers(job: QaJob, unit: QaUnit): Promise<ChainedAnswer[]> {
     if (!unit.dependsOn.length) return [];
-    const units = await this.repo.unitsByNumber(job.id, unit.dependsOn);
-    const questions = (job.inputs as QaInputs).questions;
+    const units = await this.repo.unitsByNumber<QaResultDto>(job.id, unit.dependsOn);
+    const questions = job.inputs.questions;
     return unit.dependsOn.map((n) => {
-      const result = units.find((u) => u.unit === n)?.results[0] as QaResultDto | undefined;
+      const result = units.find((u) => u.unit === n)?.results[0];
       return {
         questionId: questions[n].id,
         question: questions[n].question,
@@ -123,25 +152,6 @@ export class QaUnitRunner {
       };
     });
   }
-}
-
-/** A failed question's result: the reason, in words, where the answer would be. */
-export function failedQaResult(job: JobRecord, unit: UnitRecord, reason: string): QaResultDto {
-  const question = (job.inputs as QaInputs).questions[unit.unit];
-  return {
-    question: question.question,
-    rawValue: '',
-    explanation: `The question could not be answered: ${reason}`,
-    sourcedContent: '',
-    referenceIds: [],
-    inputQuestionIds: question.inputQuestionIds,
-    questionId: question.id,
-    found: false,
-    confidence: 0,
-    ...(question.expectedAnswer !== undefined
-      ? { expectedAnswer: question.expectedAnswer, answerValidity: 0, validityExplaination: 'No answer.' }
-      : {}),
-  };
 }
 
 const round = (x: number) => Math.round(Math.max(0, Math.min(1, x)) * 1000) / 1000;

@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { DomainError, type CreateMultiDimJobRequestDto } from '@docintel/contracts';
 import { entityExtractionOf } from './entity-extraction';
-import { multiDimInputs, toSchemaSpec, type MultiDimInputs } from './multi-dim-inputs';
-import type { FileEntityRows } from './multi-dim-unit';
+import { multiDimExtractionInputs, toSchemaSpec, type MultiDimExtractionInputs } from './multi-dim-extraction-inputs';
+import type { FileEntityRows } from './multi-dim-extraction-unit';
 
-const inputs: MultiDimInputs = {
+const inputs: MultiDimExtractionInputs = {
   files: { fileIds: [] },
   schema: {
     name: 'Products',
@@ -68,14 +68,14 @@ describe('entityExtractionOf', () => {
   });
 });
 
-describe('multiDimInputs', () => {
+describe('multiDimExtractionInputs', () => {
   const req = (columns: unknown[]) =>
     ({ files: { fileIds: [] }, schema: { name: 'S', columns } }) as unknown as CreateMultiDimJobRequestDto;
 
   it('refuses repeated column keys and allowed values on number columns, naming the field', () => {
     let details: unknown;
     try {
-      multiDimInputs(
+      multiDimExtractionInputs(
         req([
           { key: 'a', label: 'A' },
           { key: 'a', label: 'B' },

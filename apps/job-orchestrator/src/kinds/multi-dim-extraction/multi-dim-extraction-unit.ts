@@ -25,14 +25,15 @@ import {
 } from '@docintel/contracts';
 import { RpcClient } from '@docintel/messaging';
 import { SERVICE_ENV } from '@docintel/runtime';
-import type { JobRecord, UnitRecord } from '../jobs/job-records';
-import type { UnitOutcome } from '../jobs/jobs.repository';
-import type { JobsEnv } from '../jobs.env';
-import { citationsToAnnotations, type CitedAnnotation } from '../execution/citations';
-import { PassageRanking } from '../execution/passage-ranking';
-import { READER } from '../execution/reader.token';
-import { jobContext, toReaderPassage } from '../execution/unit-context';
-import { toSchemaSpec, type MultiDimInputs } from './multi-dim-inputs';
+import type { JobKindRunner } from '../../jobs/job-kind';
+import type { JobRecord, UnitRecord } from '../../jobs/job-records';
+import type { UnitOutcome } from '../../jobs/jobs.repository';
+import type { JobsEnv } from '../../jobs.env';
+import { citationsToAnnotations, type CitedAnnotation } from '../../reading/citations';
+import { PassageRanking } from '../../reading/passage-ranking';
+import { READER } from '../../reading/reader.token';
+import { jobContext, toReaderPassage } from '../../reading/unit-context';
+import { toSchemaSpec, type MultiDimExtractionInputs } from './multi-dim-extraction-inputs';
 
 /** Entities looked for in the text of a file that has no table for the schema. */
 export const MAX_TEXT_ENTITIES = 10;
@@ -77,7 +78,10 @@ const answerTypeOf = (c: EntityColumnSpec): AnswerTypeDto => {
  * kept, each cited. Rows of different files are merged on their row keys when the results are read.
  */
 @Injectable()
-export class MultiDimUnitRunner {
+export class MultiDimExtractionUnitRunner implements JobKindRunner<MultiDimExtractionInputs, FileEntityRows> {
+  readonly kind = 'multi-dim-extraction';
+  readonly noun = 'Multi-dimensional extraction job';
+
   constructor(
     private readonly rpc: RpcClient,
     @Inject(READER) private readonly reader: Reader,
@@ -85,8 +89,13 @@ export class MultiDimUnitRunner {
     @Inject(SERVICE_ENV) private readonly env: JobsEnv,
   ) {}
 
-  async run(job: JobRecord, unit: UnitRecord, requestId: string, signal: AbortSignal): Promise<UnitOutcome> {
-    const spec = toSchemaSpec((job.inputs as MultiDimInputs).schema);
+  async run(
+    job: JobRecord<MultiDimExtractionInputs>,
+    unit: UnitRecord<FileEntityRows>,
+    requestId: string,
+    signal: AbortSignal,
+  ): Promise<UnitOutcome<FileEntityRows>> {
+    const spec = toSchemaSpec(job.inputs.schema);
     const fileId = unit.fileId as string;
     const fileName = job.files.find((f) => f.fileId === fileId)?.name ?? fileId;
     const ctx = jobContext(job, requestId);
@@ -117,6 +126,13 @@ export class MultiDimUnitRunner {
       ...(truncated ? { truncatedFrom: truncated } : {}),
     };
     return { status: 'DONE', results: [result], answered: rows.length, annotations };
+  }
+  /** A file that could not be read: no rows, the reason is the unit's error (and the job's, when every file failed). */
+  failedResults(job: JobRecord<MultiDimExtractionInputs>, unit: UnitRecord<FileEntityRows>): FileEntityRows[] {
+    const fileId = unit.fileId as string;
+    return [
+      { fileId, fileName: job.files.find((f) => f.fileId === fileId)?.name ?? fileId, tablesRead: 0, tablesUsed: 0, textRows: 0, rows: [] },
+    ];
   }
 
   /** Every table of the file, its pieces joined. */
@@ -289,17 +305,4 @@ function tableCellCiter(annotations: CitedAnnotation[]): (row: EntityRow) => Ent
     return { ...e, annotationId: id };
   };
   return (row) => ({ ...row, cells: row.cells.map((c) => ({ ...c, evidence: c.evidence.map(cite) })) });
-}
-
-/** A file that could not be read: no rows, the reason is the unit's error (and the job's, when every file failed). */
-export function failedFileRows(job: JobRecord, unit: UnitRecord): FileEntityRows {
-  const fileId = unit.fileId as string;
-  return {
-    fileId,
-    fileName: job.files.find((f) => f.fileId === fileId)?.name ?? fileId,
-    tablesRead: 0,
-    tablesUsed: 0,
-    textRows: 0,
-    rows: [],
-  };
 }

@@ -1,8 +1,8 @@
 import { uuidV5 } from '@docintel/ontologies';
 import { mergeByRowKey, type EntityRow } from '@docintel/answering';
 import { entityId, type EntityExtractionDto, type EntityIdDto, type EntityRowDto } from '@docintel/contracts';
-import type { CitedEvidence, FileEntityRows } from './multi-dim-unit';
-import { toSchemaSpec, type MultiDimInputs } from './multi-dim-inputs';
+import type { CitedEvidence, FileEntityRows } from './multi-dim-extraction-unit';
+import { toSchemaSpec, type MultiDimExtractionInputs } from './multi-dim-extraction-inputs';
 
 const METAS_NAMESPACE = '5b0c3f52-8a0e-4f8e-9a53-4a4d5f1f6c01';
 
@@ -14,7 +14,7 @@ const idsOf = (evidence: CitedEvidence[]): EntityIdDto[] =>
  * files (rows of different files that name the same entity become one row, conflicting values listed
  * in the cell's explanation), each cell citing its annotations. Partial while the job runs.
  */
-export function entityExtractionOf(jobId: string, inputs: MultiDimInputs, files: FileEntityRows[]): EntityExtractionDto {
+export function entityExtractionOf(jobId: string, inputs: MultiDimExtractionInputs, files: FileEntityRows[]): EntityExtractionDto {
   const spec = toSchemaSpec(inputs.schema);
   const merged: EntityRow[] = mergeByRowKey(
     spec,

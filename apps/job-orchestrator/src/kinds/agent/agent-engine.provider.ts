@@ -2,7 +2,7 @@ import type { Provider } from '@nestjs/common';
 import { BuiltinAgent, LlmAgent, LlmEnv, llmAgentOptions, type AgentEngine } from '@docintel/answering';
 import { loadConfig } from '@docintel/config';
 import { SERVICE_ENV } from '@docintel/runtime';
-import { builtinReader, type JobsEnv } from '../jobs.env';
+import { builtinReader, type JobsEnv } from '../../jobs.env';
 
 export const AGENT_ENGINE = Symbol('AGENT_ENGINE');
 /** "builtin" or "llm:<model>": shown in the trace and in the job's unit label. */
