@@ -90,7 +90,7 @@ export class JobsService {
   async job<I = unknown>(ctx: RpcContext, kind: JobKind, jobId: string): Promise<JobRecord<I>> {
     const owner = ownerOf(ctx);
     const job = UUID.test(jobId) ? await this.repo.find<I>(owner, kind, jobId) : null;
-    if (!job) throw DomainError.notFound(this.kinds.runnerOf(kind).noun, jobId);
+    if (!job) throw DomainError.notFound(this.kinds.nounOf(kind), jobId);
     return job;
   }
 

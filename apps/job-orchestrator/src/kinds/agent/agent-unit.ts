@@ -42,9 +42,6 @@ function failedAgentResult(job: AgentJob, reason: string): AgentJobOutputsDto {
  */
 @Injectable()
 export class AgentUnitRunner implements JobKindRunner<AgentInputs, AgentJobOutputsDto> {
-  readonly kind = 'agent';
-  readonly noun = 'Agent job';
-
   constructor(
     private readonly rpc: RpcClient,
     private readonly repo: JobsRepository,

@@ -7,6 +7,8 @@ import { AgentUnitRunner } from './agent-unit';
 
 /** Agent jobs: one unit, the agent's run, whose tools start QA and extraction jobs and wait for them. */
 export const agentKind: JobKindFolder = {
+  kind: 'agent',
+  noun: 'Agent job',
   runner: AgentUnitRunner,
   providers: [...agentEngineProviders(), AgentRepository, AgentJobsService, AgentHandler],
 };

@@ -25,9 +25,6 @@ type ExtractionJob = JobRecord<ExtractionInputs>;
  */
 @Injectable()
 export class ExtractionUnitRunner implements JobKindRunner<ExtractionInputs, MetaResultDto> {
-  readonly kind = 'extraction';
-  readonly noun = 'Extraction job';
-
   constructor(
     private readonly rpc: RpcClient,
     @Inject(READER) private readonly reader: Reader,

@@ -53,9 +53,6 @@ export function failedSourceMatches(source: SourceIdentifierDto, reason: string)
  */
 @Injectable()
 export class FindSimilarUnitRunner implements JobKindRunner<FindSimilarInputs, SourceMatchesDto> {
-  readonly kind = 'find-similar';
-  readonly noun = 'Find-similar job';
-
   constructor(
     private readonly rpc: RpcClient,
     @Inject(BIBLIOGRAPHIC_SOURCE) private readonly remote: BibliographicSource | null,

@@ -6,6 +6,8 @@ import { FindSimilarUnitRunner } from './find-similar-unit';
 
 /** Find-similar: one unit per source, matched among the caller's files and, when configured, the remote bibliographic search. */
 export const findSimilarKind: JobKindFolder = {
+  kind: 'find-similar',
+  noun: 'Find-similar job',
   runner: FindSimilarUnitRunner,
   providers: [bibliographicSourceProvider, FindSimilarJobs, FindSimilarJobsHandler],
 };

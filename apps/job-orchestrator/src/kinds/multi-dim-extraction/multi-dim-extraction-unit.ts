@@ -79,9 +79,6 @@ const answerTypeOf = (c: EntityColumnSpec): AnswerTypeDto => {
  */
 @Injectable()
 export class MultiDimExtractionUnitRunner implements JobKindRunner<MultiDimExtractionInputs, FileEntityRows> {
-  readonly kind = 'multi-dim-extraction';
-  readonly noun = 'Multi-dimensional extraction job';
-
   constructor(
     private readonly rpc: RpcClient,
     @Inject(READER) private readonly reader: Reader,

@@ -33,9 +33,6 @@ type QaUnit = UnitRecord<QaResultDto>;
  */
 @Injectable()
 export class QaUnitRunner implements JobKindRunner<QaInputs, QaResultDto> {
-  readonly kind = 'qa';
-  readonly noun = 'QA job';
-
   constructor(
     private readonly rpc: RpcClient,
     private readonly repo: JobsRepository,
