@@ -1,8 +1,8 @@
 import { Body } from '@nestjs/common';
 import {
   CreateMultiDimJobRequestDto,
-  MultiDimJobsCreate,
-  MultiDimJobsRows,
+  MultiDimExtractionJobsCreate,
+  MultiDimExtractionJobsRows,
   type EntityIdDto,
   type EntityRowDto,
   type JobDto,
@@ -20,10 +20,10 @@ const ROUTES = JOB_ROUTES['multi-dim-extraction'];
 
 /** Multi-dimensional extraction: one row per entity across the files, a cell per schema column, each cited. */
 @JobController(ROUTES)
-export class MultiDimJobsController extends JobReadRoutes(ROUTES, ['results']) {
+export class MultiDimExtractionJobsController extends JobReadRoutes(ROUTES, ['results']) {
   @JobRoute(ROUTES, 'create')
   create(@Body() body: CreateMultiDimJobRequestDto, @IdempotencyKey() key: string | undefined, @Caller() ctx: RpcContext): Promise<JobDto> {
-    return this.rpc.call(MultiDimJobsCreate, withKey(body, key), ctx);
+    return this.rpc.call(MultiDimExtractionJobsCreate, withKey(body, key), ctx);
   }
 
   /** The rows, read in parts that each fit in a NATS message, with the references of all of them. */
@@ -32,7 +32,7 @@ export class MultiDimJobsController extends JobReadRoutes(ROUTES, ['results']) {
     const rows: EntityRowDto[] = [];
     let head: MultiDimRowsPart['head'] | undefined;
     for (let from: number | null = 0; from !== null;) {
-      const part: MultiDimRowsPart = await this.rpc.call(MultiDimJobsRows, { jobId, fromRow: from }, ctx);
+      const part: MultiDimRowsPart = await this.rpc.call(MultiDimExtractionJobsRows, { jobId, fromRow: from }, ctx);
       head ??= part.head;
       rows.push(...part.rows);
       from = part.nextRow;

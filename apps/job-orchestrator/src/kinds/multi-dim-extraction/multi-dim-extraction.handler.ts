@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import {
   CreateMultiDimJobRequest,
-  MultiDimJobsCreate,
-  MultiDimJobsRows,
+  MultiDimExtractionJobsCreate,
+  MultiDimExtractionJobsRows,
   MultiDimRowsRequest,
   type JobDto,
   type MultiDimRowsPart,
@@ -16,12 +16,12 @@ import { MultiDimExtractionJobs } from './multi-dim-extraction-jobs';
 export class MultiDimExtractionJobsHandler {
   constructor(private readonly jobs: MultiDimExtractionJobs) {}
 
-  @RpcHandler(MultiDimJobsCreate)
+  @RpcHandler(MultiDimExtractionJobsCreate)
   create(req: CreateMultiDimJobRequest, ctx: RpcContext): Promise<JobDto> {
     return this.jobs.create(ctx, req);
   }
 
-  @RpcHandler(MultiDimJobsRows)
+  @RpcHandler(MultiDimExtractionJobsRows)
   rows(req: MultiDimRowsRequest, ctx: RpcContext): Promise<MultiDimRowsPart> {
     return this.jobs.rows(ctx, req.jobId, req.fromRow);
   }
