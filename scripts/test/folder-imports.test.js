@@ -1,8 +1,8 @@
 'use strict';
 /*
  * No folder of an app imports a folder that imports it back, except the pairs docs/architecture.md
- * still lists (job-orchestrator's, until its job kinds are one folder each): the count per app is
- * read from that document, so a new pair fails here until it is removed or written down.
+ * lists: the count per app is read from that document, so a new pair fails here until it is
+ * removed or written down.
  */
 const { test } = require('node:test');
 const assert = require('node:assert/strict');

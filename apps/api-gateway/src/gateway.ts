@@ -23,7 +23,7 @@ import { FilesController } from './files/files.controller';
 import { FindSimilarJobsController } from './jobs/find-similar.controller';
 import { AgentJobsController } from './jobs/agent.controller';
 import { ExtractionJobsController, QaJobsController } from './jobs/jobs.controllers';
-import { MultiDimJobsController } from './jobs/multi-dim.controller';
+import { MultiDimExtractionJobsController } from './jobs/multi-dim-extraction.controller';
 import { ProvidersController } from './providers/providers.controller';
 import { RulesController } from './rules/rules.controller';
 import { SearchController } from './search/search.controller';
@@ -58,7 +58,7 @@ export const gatewayDefinition: ServiceDefinition<GatewayEnv> = {
           CollectionsController,
           QaJobsController,
           ExtractionJobsController,
-          MultiDimJobsController,
+          MultiDimExtractionJobsController,
           FindSimilarJobsController,
           AgentJobsController,
           SearchController,

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { HealthPings, ServiceNames } from '@docintel/contracts';
 import { runService, serviceModule } from '@docintel/runtime';
-import { readerProviders } from './execution/reader.provider';
-import { JobsModule } from './jobs/jobs.module';
+import { readerProviders } from './reading/reader.provider';
+import { JobsModule } from './jobs.module';
 import { JobsEnv } from './jobs.env';
 import { migrations } from './migrations';
 

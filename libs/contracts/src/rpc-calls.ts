@@ -132,8 +132,14 @@ export const SimilarFilesByWork = rpc<SimilarFilesByWorkRequest, Pick<SimilarFil
 // job-orchestrator
 export const QaJobsCreate = rpc<CreateQaJobRequest, JobDto>(Subjects.jobs.qaCreate, CreateQaJobRequest);
 export const ExtractionJobsCreate = rpc<CreateExtractionJobRequest, JobDto>(Subjects.jobs.extractionCreate, CreateExtractionJobRequest);
-export const MultiDimJobsCreate = rpc<CreateMultiDimJobRequest, JobDto>(Subjects.jobs.multiDimCreate, CreateMultiDimJobRequest);
-export const MultiDimJobsRows = rpc<MultiDimRowsRequest, MultiDimRowsPart>(Subjects.jobs.multiDimRows, MultiDimRowsRequest);
+export const MultiDimExtractionJobsCreate = rpc<CreateMultiDimJobRequest, JobDto>(
+  Subjects.jobs.multiDimExtractionCreate,
+  CreateMultiDimJobRequest,
+);
+export const MultiDimExtractionJobsRows = rpc<MultiDimRowsRequest, MultiDimRowsPart>(
+  Subjects.jobs.multiDimExtractionRows,
+  MultiDimRowsRequest,
+);
 export const FindSimilarJobsCreate = rpc<CreateFindSimilarJobRequest, FindSimilarJobHead>(
   Subjects.jobs.findSimilarCreate,
   CreateFindSimilarJobRequest,
@@ -216,8 +222,8 @@ export const RpcCalls = {
   SimilarFilesByWork,
   QaJobsCreate,
   ExtractionJobsCreate,
-  MultiDimJobsCreate,
-  MultiDimJobsRows,
+  MultiDimExtractionJobsCreate,
+  MultiDimExtractionJobsRows,
   FindSimilarJobsCreate,
   FindSimilarJobsGet,
   FindSimilarJobsList,

@@ -55,9 +55,10 @@ export const Subjects = {
     ping: 'jobs.health.ping',
     qaCreate: 'jobs.qa.create',
     extractionCreate: 'jobs.extraction.create',
-    multiDimCreate: 'jobs.multi-dim.create',
+    /** Multi-dimensional extraction: its subjects keep the shorter name they were first published with. */
+    multiDimExtractionCreate: 'jobs.multi-dim.create',
     /** A multi-dimensional extraction job's rows, merged across its files, in parts. */
-    multiDimRows: 'jobs.multi-dim.rows',
+    multiDimExtractionRows: 'jobs.multi-dim.rows',
     findSimilarCreate: 'jobs.find-similar.create',
     /** A find-similar job with its sources and statistics (its result is read in parts with jobs.jobs.results). */
     findSimilarGet: 'jobs.find-similar.get',

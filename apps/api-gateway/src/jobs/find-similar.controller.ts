@@ -1,11 +1,7 @@
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Query } from '@nestjs/common';
 import {
   CreateFindSimilarJobRequestDto,
   FIND_SIMILAR_KIND,
-  FIND_SIMILAR_LIMITS,
-  FindSimilarJobDto,
-  FindSimilarJobPageDto,
   FindSimilarJobsCreate,
   FindSimilarJobsGet,
   FindSimilarJobsList,
@@ -13,18 +9,20 @@ import {
   JobsResults,
   ListJobsQueryDto,
   findSimilarStatistics,
+  type FindSimilarJobDto,
   type FindSimilarJobHead,
+  type FindSimilarJobPageDto,
   type JobPart,
   type RpcContext,
   type SourceMatchesDto,
 } from '@docintel/contracts';
 import { RpcClient } from '@docintel/messaging';
-import { ApiErrors } from '../http/api-errors.decorator';
 import { UuidParam } from '../http/uuid-param';
 import { Caller } from '../identity/rpc-context.decorator';
-import { IdempotencyKey, JobCreateContract, withKey } from './idempotency-key';
+import { IdempotencyKey, withKey } from './idempotency-key';
+import { JOB_ROUTES, JobController, JobRoute } from './job-routes';
 
-const JOB_ID = ApiParam({ name: 'jobId', type: 'string', description: 'The job Id' });
+const ROUTES = JOB_ROUTES['find-similar'];
 
 /** Jobs of a list page whose results are read at once. */
 const READ_CONCURRENCY = 4;
@@ -33,25 +31,11 @@ const READ_CONCURRENCY = 4;
  * Find-similar: for each source (file id, DOI or open-access id), the caller's files that are that
  * document or most similar to it, and what a remote bibliographic search knows of it.
  */
-@ApiTags('Find Similar')
-@ApiBearerAuth('TOKEN')
-@Controller('api/core/find-similar/jobs')
+@JobController(ROUTES)
 export class FindSimilarJobsController {
   constructor(private readonly rpc: RpcClient) {}
 
-  @Post()
-  @HttpCode(200)
-  @ApiOperation({
-    operationId: 'createFindSimilarJob',
-    summary: 'Create find-similar job',
-    description: `Finds, for each source, your indexed files that are that document or most similar to it; runs asynchronously (poll the job until COMPLETED or FAILED). At most ${FIND_SIMILAR_LIMITS.sources} sources.`,
-  })
-  @JobCreateContract()
-  @ApiOkResponse({
-    type: FindSimilarJobDto,
-    description: 'Job created (PENDING or RUNNING), or the job an earlier request with the same Idempotency-Key created',
-  })
-  @ApiErrors(400, 401, 415)
+  @JobRoute(ROUTES, 'create')
   async create(
     @Body() body: CreateFindSimilarJobRequestDto,
     @IdempotencyKey() key: string | undefined,
@@ -60,14 +44,7 @@ export class FindSimilarJobsController {
     return this.whole(await this.rpc.call(FindSimilarJobsCreate, withKey(body, key), ctx), ctx);
   }
 
-  @Get()
-  @ApiOperation({
-    operationId: 'listFindSimilarJobs',
-    summary: 'List find-similar jobs',
-    description: "The caller's find-similar jobs, newest first by default.",
-  })
-  @ApiOkResponse({ type: FindSimilarJobPageDto })
-  @ApiErrors(400, 401)
+  @JobRoute(ROUTES, 'list')
   async list(@Query() query: ListJobsQueryDto, @Caller() ctx: RpcContext): Promise<FindSimilarJobPageDto> {
     const page = await this.rpc.call(FindSimilarJobsList, query, ctx);
     const data: FindSimilarJobDto[] = new Array<FindSimilarJobDto>(page.data.length);
@@ -78,30 +55,12 @@ export class FindSimilarJobsController {
     return { ...page, data };
   }
 
-  @Get(':jobId')
-  @ApiOperation({
-    operationId: 'getFindSimilarJob',
-    summary: 'Get find-similar job',
-    description: 'The job with its result so far and statistics.',
-  })
-  @JOB_ID
-  @ApiOkResponse({ type: FindSimilarJobDto })
-  @ApiErrors(400, 401, 404)
+  @JobRoute(ROUTES, 'get')
   async get(@UuidParam('jobId') jobId: string, @Caller() ctx: RpcContext): Promise<FindSimilarJobDto> {
     return this.whole(await this.rpc.call(FindSimilarJobsGet, { jobId }, ctx), ctx);
   }
 
-  @Post(':jobId/cancel')
-  @HttpCode(200)
-  @ApiOperation({
-    operationId: 'cancelFindSimilarJob',
-    summary: 'Cancel a find-similar job (extension)',
-    description:
-      'Ends a PENDING or RUNNING job as ABORTED; sources searched so far stay in the result. A terminal job is returned unchanged.',
-  })
-  @JOB_ID
-  @ApiOkResponse({ type: FindSimilarJobDto })
-  @ApiErrors(400, 401, 404)
+  @JobRoute(ROUTES, 'cancel')
   async cancel(@UuidParam('jobId') jobId: string, @Caller() ctx: RpcContext): Promise<FindSimilarJobDto> {
     await this.rpc.call(JobsCancel, { kind: FIND_SIMILAR_KIND, jobId }, ctx);
     return this.get(jobId, ctx);

@@ -1,11 +1,12 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { LOGGER, type Logger } from '@docintel/observability';
 import { PeriodicTask, SERVICE_ENV } from '@docintel/runtime';
-import { AgentRepository } from '../agent/agent.repository';
+import { JobKindRegistry } from '../jobs/job-kind';
 import { JobsRepository } from '../jobs/jobs.repository';
 import { UnitQueue } from '../jobs/unit-queue';
 import type { JobsEnv } from '../jobs.env';
-import { UnitWorker, failedOutcome } from './unit-worker';
+import { AgentRepository } from '../kinds/agent/agent.repository';
+import { UnitWorker } from './unit-worker';
 
 export interface JobSweepResult {
   takenOver: number;
@@ -34,6 +35,7 @@ export class JobSweeper implements OnApplicationBootstrap, BeforeApplicationShut
     private readonly agents: AgentRepository,
     private readonly queue: UnitQueue,
     private readonly worker: UnitWorker,
+    private readonly kinds: JobKindRegistry,
     @Inject(SERVICE_ENV) private readonly env: JobsEnv,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -55,7 +57,7 @@ export class JobSweeper implements OnApplicationBootstrap, BeforeApplicationShut
         const unit = job && (await this.repo.unitsByNumber(s.jobId, [s.unit]))[0];
         if (!job || !unit) continue;
         const reason = `the worker running it stopped responding ${s.attempts} times (last heartbeat over ${stale} s ago)`;
-        if (await this.repo.complete(s.jobId, s.unit, null, failedOutcome(job, unit, reason), { staleSeconds: stale })) {
+        if (await this.repo.complete(s.jobId, s.unit, null, this.kinds.failedOutcome(job, unit, reason), { staleSeconds: stale })) {
           result.failed++;
           await this.worker.advance(s.jobId);
         }

@@ -3,17 +3,12 @@ import { Streams, Work, type JobUnitWork } from '@docintel/contracts';
 import { JetStream, type RunningConsumer } from '@docintel/messaging';
 import { LOGGER, Metrics, currentRequestId, type JobMetrics, type Logger } from '@docintel/observability';
 import { SERVICE_ENV } from '@docintel/runtime';
+import { JobKindRegistry, queueOf } from '../jobs/job-kind';
 import type { JobRecord, UnitRecord } from '../jobs/job-records';
 import { JobsRepository, type UnitOutcome } from '../jobs/jobs.repository';
 import { UnitQueue } from '../jobs/unit-queue';
 import type { JobQueueName, JobsEnv } from '../jobs.env';
-import { failedSourceMatches, FindSimilarUnitRunner } from '../find-similar/find-similar-unit';
-import { failedFileRows, MultiDimUnitRunner } from '../multi-dim/multi-dim-unit';
-import type { ExtractionInputs, FindSimilarInputs } from '../jobs/job-records';
-import { ExtractionUnitRunner, failedMetaResult } from './extraction-unit';
-import { AgentUnitRunner, failedAgentResult } from '../agent/agent-unit';
-import { QaUnitRunner, failedQaResult } from './qa-unit';
-import { isTransient, messageOf } from './unit-context';
+import { isTransient, messageOf } from '../reading/unit-context';
 
 export const JOB_UNITS_DURABLE = 'job_units';
 export const AGENT_RUNS_DURABLE = 'agent_runs';
@@ -23,18 +18,6 @@ class ClaimLost extends Error {}
 
 /** How a claimed unit ended on this worker (docintel_job_unit_duration_seconds' outcome). */
 type UnitEnd = 'completed' | 'failed' | 'retried' | 'claim_lost';
-
-/** The outcome of a unit that could not be answered, with the reason in each of its answers. */
-export function failedOutcome(job: JobRecord, unit: UnitRecord, reason: string): UnitOutcome {
-  const results = {
-    qa: () => [failedQaResult(job, unit, reason)],
-    extraction: () => (job.inputs as ExtractionInputs).metas.map((m) => failedMetaResult(m, unit.fileId as string, reason)),
-    'multi-dim-extraction': () => [failedFileRows(job, unit)],
-    'find-similar': () => [failedSourceMatches((job.inputs as FindSimilarInputs).sourceIdentifiers[unit.unit], reason)],
-    agent: () => [failedAgentResult(job, reason)],
-  }[job.kind]();
-  return { status: 'FAILED', results, answered: results.length, annotations: [], error: reason };
-}
 
 /**
  * Runs job units from the work.jobs.unit queue, JOB_CONCURRENCY at once per replica, shared by
@@ -55,11 +38,7 @@ export class UnitWorker implements OnApplicationBootstrap, BeforeApplicationShut
     private readonly jetstream: JetStream,
     private readonly repo: JobsRepository,
     private readonly queue: UnitQueue,
-    private readonly qa: QaUnitRunner,
-    private readonly extraction: ExtractionUnitRunner,
-    private readonly findSimilar: FindSimilarUnitRunner,
-    private readonly multiDim: MultiDimUnitRunner,
-    private readonly agent: AgentUnitRunner,
+    private readonly kinds: JobKindRegistry,
     @Inject(SERVICE_ENV) private readonly env: JobsEnv,
     @Inject(LOGGER) private readonly logger: Logger,
     metrics: Metrics,
@@ -99,7 +78,7 @@ export class UnitWorker implements OnApplicationBootstrap, BeforeApplicationShut
   async handle(work: JobUnitWork, deliveryCount: number, progress: () => void): Promise<void> {
     const claimed = await this.repo.claim(work.jobId, work.unit, this.env.JOB_STALE_SECONDS);
     if (!claimed) return; // over, cancelled, or alive on another worker
-    const queue = claimed.job.kind === 'agent' ? 'agent' : 'units';
+    const queue = queueOf(claimed.job.kind);
     const started = process.hrtime.bigint();
     this.figures.unitsInProgress.inc({ queue });
     let end: UnitEnd = 'retried'; // what a throw means: the message is redelivered
@@ -122,7 +101,7 @@ export class UnitWorker implements OnApplicationBootstrap, BeforeApplicationShut
     const ac = new AbortController();
     this.inFlight.add(ac);
     const [limitMs, limitName] =
-      job.kind === 'agent'
+      queueOf(job.kind) === 'agent'
         ? [this.env.AGENT_RUN_TIMEOUT_MS, 'AGENT_RUN_TIMEOUT_MS']
         : [this.env.JOB_UNIT_TIMEOUT_MS, 'JOB_UNIT_TIMEOUT_MS'];
     const timeout = setTimeout(() => ac.abort(new Error(`it took longer than ${limitMs} ms (${limitName})`)), limitMs);
@@ -145,7 +124,7 @@ export class UnitWorker implements OnApplicationBootstrap, BeforeApplicationShut
         throw reason; // redelivered with back-off
       }
       this.logger.warn({ err: reason, jobId: job.id, unit: unit.unit, deliveryCount }, 'job unit failed');
-      outcome = failedOutcome(job, unit, describe(reason, deliveryCount));
+      outcome = this.kinds.failedOutcome(job, unit, describe(reason, deliveryCount));
     } finally {
       clearTimeout(timeout);
       clearInterval(heartbeat);
@@ -164,14 +143,7 @@ export class UnitWorker implements OnApplicationBootstrap, BeforeApplicationShut
 
   private runUntilAborted(job: JobRecord, unit: UnitRecord, signal: AbortSignal): Promise<UnitOutcome> {
     const requestId = currentRequestId() ?? job.id;
-    const runner = {
-      qa: this.qa,
-      extraction: this.extraction,
-      'multi-dim-extraction': this.multiDim,
-      'find-similar': this.findSimilar,
-      agent: this.agent,
-    }[job.kind];
-    const run = runner.run(job, unit, requestId, signal);
+    const run = this.kinds.runnerOf(job.kind).run(job, unit, requestId, signal);
     // A reader that does not watch the signal still cannot hold the unit past its deadline.
     const aborted = new Promise<never>((_, reject) => {
       if (signal.aborted) reject(signal.reason as Error);

@@ -1,12 +1,5 @@
-import {
-  JOB_TASK_TYPES,
-  entityId,
-  type AnnotationDto,
-  type FindSimilarJobHead,
-  type FindSimilarStatus,
-  type JobDto,
-} from '@docintel/contracts';
-import type { FindSimilarInputs, JobRecord, UnitCounts } from './job-records';
+import { JOB_TASK_TYPES, entityId, type AnnotationDto, type JobDto } from '@docintel/contracts';
+import type { JobRecord, UnitCounts } from './job-records';
 
 /** The Job as the API shows it; executionTime in seconds, so far while it runs. */
 export function toJobDto(job: JobRecord, counts?: UnitCounts): JobDto {
@@ -39,21 +32,4 @@ export function toAnnotationDto(job: JobRecord, a: { id: string; createdAt: Date
     status: 'VALID',
     data: a.data,
   };
-}
-
-/** A find-similar job as the orchestrator answers it; executionTimeMs so far while it runs. The gateway adds result and statistics. */
-export function toFindSimilarHead(job: JobRecord, counts?: UnitCounts): FindSimilarJobHead {
-  const end = job.finishedAt ?? (job.startedAt ? new Date() : null);
-  const head: FindSimilarJobHead = {
-    jobId: job.id,
-    status: job.status as FindSimilarStatus,
-    createdTime: job.createdAt.getTime(),
-    modifiedTime: job.modifiedAt.getTime(),
-    sources: { sourceIdentifiers: (job.inputs as FindSimilarInputs).sourceIdentifiers },
-    taskType: JOB_TASK_TYPES[job.kind],
-  };
-  if (job.startedAt && end) head.executionTimeMs = Math.max(0, end.getTime() - job.startedAt.getTime());
-  if (job.errorMessage) head.errorMessage = job.errorMessage;
-  if (counts) head.progress = counts;
-  return head;
 }

@@ -1,40 +1,4 @@
-import type {
-  AgentJobInputsDto,
-  AgentRole,
-  AnswerTypeDto,
-  FilesInputDto,
-  JobKind,
-  JobLaunchConfigDto,
-  JobStatus,
-  MetaInputDto,
-  QuestionInputDto,
-  SourceIdentifierDto,
-} from '@docintel/contracts';
-
-import type { MultiDimInputs } from '../multi-dim/multi-dim-inputs';
-
-/** The request of a job as accepted, kept for GET /inputs and for the units to read. */
-export interface QaInputs {
-  files: FilesInputDto;
-  questions: Array<QuestionInputDto & { id: string; answerType: AnswerTypeDto; inputQuestionIds: string[] }>;
-  config?: JobLaunchConfigDto;
-}
-
-export interface ExtractionInputs {
-  files: FilesInputDto;
-  metas: Array<MetaInputDto & { answerType: AnswerTypeDto }>;
-  config?: JobLaunchConfigDto;
-}
-
-/** A find-similar job's sources, as given; unit i searches sourceIdentifiers[i]. */
-export interface FindSimilarInputs {
-  sourceIdentifiers: SourceIdentifierDto[];
-}
-
-/** An agent job's request as accepted (AgentJobInputsDto), with its launch config. */
-export type AgentInputs = AgentJobInputsDto & { config?: JobLaunchConfigDto; messages?: Array<{ role: AgentRole; content: string }> };
-
-export type JobInputs = QaInputs | ExtractionInputs | FindSimilarInputs | MultiDimInputs | AgentInputs;
+import type { JobKind, JobStatus } from '@docintel/contracts';
 
 /** A file the job reads, as resolved when it was created. */
 export interface JobFile {
@@ -45,7 +9,11 @@ export interface JobFile {
 export type UnitStatus = 'PENDING' | 'RUNNING' | 'DONE' | 'FAILED' | 'ABORTED';
 export const TERMINAL_UNIT_STATUSES: readonly UnitStatus[] = ['DONE', 'FAILED', 'ABORTED'];
 
-export interface JobRecord {
+/**
+ * A job as stored. `I` is its kind's inputs (the request as accepted, kept for GET /inputs and for
+ * the units to read): the kind's runner sees them typed (kinds/<kind>/), code for every kind sees unknown.
+ */
+export interface JobRecord<I = unknown> {
   id: string;
   namespaceId: string;
   userId: string;
@@ -53,7 +21,7 @@ export interface JobRecord {
   name: string;
   status: JobStatus;
   errorMessage: string | null;
-  inputs: JobInputs;
+  inputs: I;
   files: JobFile[];
   archived: boolean;
   createdAt: Date;
@@ -72,8 +40,8 @@ export interface UnitCounts {
   answered: number;
 }
 
-/** A unit of a job: a question (QA), a file (extraction) or a source (find-similar). */
-export interface UnitRecord {
+/** A unit of a job: a question (QA), a file (extraction) or a source (find-similar); `R` is its kind's result. */
+export interface UnitRecord<R = unknown> {
   jobId: string;
   unit: number;
   label: string;
@@ -82,7 +50,7 @@ export interface UnitRecord {
   status: UnitStatus;
   attempts: number;
   error: string | null;
-  results: unknown[];
+  results: R[];
 }
 
 /** A unit as the job is created with it. */

@@ -26,8 +26,8 @@ import {
   FileRefRequest,
   FileTablesRequest,
   FilesTables,
-  MultiDimJobsCreate,
-  MultiDimJobsRows,
+  MultiDimExtractionJobsCreate,
+  MultiDimExtractionJobsRows,
   type FileTablesReply,
   type AnnotationDto,
   type MetaResultDto,
@@ -44,11 +44,11 @@ import { createLogger, Metrics } from '@docintel/observability';
 import { serviceModule } from '@docintel/runtime';
 import { openAiReply, startOpenAiServer, startTestInfrastructure, type TestInfrastructure, type TestOpenAiServer } from '@docintel/testing';
 import { JobSweeper } from '../execution/sweeper';
-import { READER, RERANKER } from '../execution/reader.token';
+import { READER, RERANKER } from '../reading/reader.token';
 import { JobsEnv } from '../jobs.env';
 import { migrations } from '../migrations';
-import { JobsModule } from './jobs.module';
-import { JobsService } from './jobs.service';
+import { JobsModule } from '../jobs.module';
+import { QaJobs } from '../kinds/qa/qa-jobs';
 
 /**
  * The job orchestrator on real PostgreSQL and NATS (JetStream work queue, request/reply). The
@@ -749,11 +749,11 @@ describe('multi-dimensional extraction jobs', () => {
         { key: 'amount', label: 'Amount', type: 'ENTITY_COLUMN_TYPE_INT', role: 'ENTITY_COLUMN_ROLE_VALUE' },
       ],
     };
-    const created = await rpc.call(MultiDimJobsCreate, { files: { fileIds: [F1, F2] }, schema }, alice);
+    const created = await rpc.call(MultiDimExtractionJobsCreate, { files: { fileIds: [F1, F2] }, schema }, alice);
     expect(created.taskType).toBe('MULTI_DIM_EXTRACTION');
     expect(await settle('multi-dim-extraction', created.jobId)).toMatchObject({ status: 'SUCCESS', progress: { total: 2, done: 2 } });
 
-    const part = await rpc.call(MultiDimJobsRows, { jobId: created.jobId }, alice);
+    const part = await rpc.call(MultiDimExtractionJobsRows, { jobId: created.jobId }, alice);
     expect(part.nextRow).toBeNull();
     expect(part.rows.map((r) => r.cells.map((c) => c.value))).toEqual([
       ['Revenue', 1250000],
@@ -769,8 +769,10 @@ describe('multi-dimensional extraction jobs', () => {
     expect(positionOf(part.rows[0].cells[1].referenceIds[0])).toEqual({ type: 'CELL', sheet_name: 'Sheet1', row: 4, col: 1 });
     expect(positionOf(part.rows[1].cells[1].referenceIds[0])).toMatchObject({ type: 'LINE', line_number: 3 });
 
-    expect((await rejection(rpc.call(MultiDimJobsRows, { jobId: created.jobId }, bob))).code).toBe(ErrorCode.NOT_FOUND);
-    expect((await rejection(rpc.call(MultiDimJobsRows, { jobId: created.jobId }, aliceElsewhere))).code).toBe(ErrorCode.NOT_FOUND);
+    expect((await rejection(rpc.call(MultiDimExtractionJobsRows, { jobId: created.jobId }, bob))).code).toBe(ErrorCode.NOT_FOUND);
+    expect((await rejection(rpc.call(MultiDimExtractionJobsRows, { jobId: created.jobId }, aliceElsewhere))).code).toBe(
+      ErrorCode.NOT_FOUND,
+    );
   });
 
   it("with a reader that fills whole schemas (the LLM), reads the file's passages in one request and cites every value", async () => {
@@ -805,9 +807,9 @@ describe('multi-dimensional extraction jobs', () => {
           { key: 'city', label: 'City' },
         ],
       };
-      const created = await rpc.call(MultiDimJobsCreate, { files: { fileIds: [F2] }, schema }, alice);
+      const created = await rpc.call(MultiDimExtractionJobsCreate, { files: { fileIds: [F2] }, schema }, alice);
       expect(await settle('multi-dim-extraction', created.jobId)).toMatchObject({ status: 'SUCCESS' });
-      const part = await rpc.call(MultiDimJobsRows, { jobId: created.jobId }, alice);
+      const part = await rpc.call(MultiDimExtractionJobsRows, { jobId: created.jobId }, alice);
       expect(asked).toEqual(['Companies']);
       expect(reader.calls).toHaveLength(0); // no question-by-question reading
       expect(part.rows.map((r) => r.cells.map((c) => c.value))).toEqual([['Acme Corp', null]]);
@@ -823,11 +825,11 @@ describe('multi-dimensional extraction jobs', () => {
 
   it('fails a file whose tables cannot be read with the reason, and the job when every file failed', async () => {
     const schema = { name: 'Amounts', columns: [{ key: 'item', label: 'Item' }] };
-    const created = await rpc.call(MultiDimJobsCreate, { files: { fileIds: [F1] }, schema }, alice);
+    const created = await rpc.call(MultiDimExtractionJobsCreate, { files: { fileIds: [F1] }, schema }, alice);
     expect(await settle('multi-dim-extraction', created.jobId)).toMatchObject({ status: 'SUCCESS' });
     fake.failTables = true;
     try {
-      const failing = await rpc.call(MultiDimJobsCreate, { files: { fileIds: [F1] }, schema }, alice);
+      const failing = await rpc.call(MultiDimExtractionJobsCreate, { files: { fileIds: [F1] }, schema }, alice);
       const job = await settle('multi-dim-extraction', failing.jobId);
       expect(job.status).toBe('FAILED');
       expect(job.errorMessage).toContain('tables are unreadable');
@@ -943,9 +945,9 @@ describe('Idempotency-Keys on every job create', () => {
       },
       idempotencyKey: 'md-key',
     };
-    const md = await rpc.call(MultiDimJobsCreate, rows, alice);
-    expect((await rpc.call(MultiDimJobsCreate, rows, alice)).jobId).toBe(md.jobId);
-    await expect(rpc.call(MultiDimJobsCreate, { ...rows, files: { fileIds: [F2] } }, alice)).rejects.toMatchObject({
+    const md = await rpc.call(MultiDimExtractionJobsCreate, rows, alice);
+    expect((await rpc.call(MultiDimExtractionJobsCreate, rows, alice)).jobId).toBe(md.jobId);
+    await expect(rpc.call(MultiDimExtractionJobsCreate, { ...rows, files: { fileIds: [F2] } }, alice)).rejects.toMatchObject({
       code: ErrorCode.CONFLICT,
     });
     await settle('extraction', ex.jobId);
@@ -986,7 +988,7 @@ describe('per-namespace limits', () => {
     // A retry of a create that was accepted still gets its job.
     expect((await rpc.call(QaJobsCreate, body(0, 'limit-key'), a.ctx)).jobId).toBe(open[0].jobId);
     // A question job an agent run starts was admitted with its agent: it is not refused.
-    const sub = await app.get(JobsService).createQa(a.ctx, body(4), { subJob: true });
+    const sub = await app.get(QaJobs).create(a.ctx, body(4), { subJob: true });
     // Another namespace creates as usual.
     const b = namespaceWithFile();
     const other = await rpc.call(QaJobsCreate, { files: { fileIds: [b.fileId] }, questions: [{ question: 'B0' }] }, b.ctx);

@@ -1,14 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { AnnotationDto, JobKind, JobSortField, JobStatus } from '@docintel/contracts';
+import {
+  DomainError,
+  ErrorCode,
+  type AnnotationDto,
+  type JobKind,
+  type JobSortField,
+  type JobStatus,
+  type RpcContext,
+} from '@docintel/contracts';
 import { Metrics } from '@docintel/observability';
-import type { JobFile, JobInputs, JobRecord, NewUnit, UnitCounts, UnitRecord, UnitStatus } from './job-records';
+import type { JobFile, JobRecord, NewUnit, UnitCounts, UnitRecord, UnitStatus } from './job-records';
 
 /** Whose jobs a query may see: the caller's, in the caller's namespace. Every read of a job takes it. */
 export interface JobOwner {
   namespaceId: string;
   userId: string;
+}
+
+export function ownerOf(ctx: RpcContext): JobOwner {
+  if (!ctx.namespaceId || !ctx.userId) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'The request carries no namespace or user');
+  return { namespaceId: ctx.namespaceId, userId: ctx.userId };
 }
 
 interface JobRow {
@@ -19,7 +32,7 @@ interface JobRow {
   name: string;
   status: JobStatus;
   error_message: string | null;
-  inputs: JobInputs;
+  inputs: unknown;
   files: JobFile[];
   archived: boolean;
   created_at: Date;
@@ -43,7 +56,11 @@ interface UnitRow {
 
 const SORT_COLUMNS: Record<JobSortField, string> = { createdTime: 'created_at', name: 'name', status: 'status' };
 
-const toJob = (r: JobRow): JobRecord => ({
+/**
+ * A job as stored. Its inputs are the jsonb its kind's create wrote, so `I` is chosen by whoever
+ * knows the kind (a kind's own code, or the registry by the kind column).
+ */
+const toJob = <I = unknown>(r: JobRow): JobRecord<I> => ({
   id: r.id,
   namespaceId: r.namespace_id,
   userId: r.user_id,
@@ -51,7 +68,7 @@ const toJob = (r: JobRow): JobRecord => ({
   name: r.name,
   status: r.status,
   errorMessage: r.error_message,
-  inputs: r.inputs,
+  inputs: r.inputs as I,
   files: r.files,
   archived: r.archived,
   createdAt: r.created_at,
@@ -61,7 +78,7 @@ const toJob = (r: JobRow): JobRecord => ({
   conversationId: r.conversation_id,
 });
 
-const toUnit = (r: UnitRow): UnitRecord => ({
+const toUnit = <R = unknown>(r: UnitRow): UnitRecord<R> => ({
   jobId: r.job_id,
   unit: r.unit,
   label: r.label,
@@ -70,7 +87,7 @@ const toUnit = (r: UnitRow): UnitRecord => ({
   status: r.status,
   attempts: r.attempts,
   error: r.error,
-  results: r.results,
+  results: r.results as R[],
 });
 
 const COUNTS_SQL = `
@@ -81,10 +98,10 @@ const COUNTS_SQL = `
          coalesce(sum(answered), 0)::int AS answered
   FROM job_units WHERE job_id = $1`;
 
-/** A unit's outcome, written in one transaction with its citations. */
-export interface UnitOutcome {
+/** A unit's outcome, written in one transaction with its citations; `R` is its kind's result. */
+export interface UnitOutcome<R = unknown> {
   status: 'DONE' | 'FAILED';
-  results: unknown[];
+  results: R[];
   answered: number;
   annotations: Array<{ id: string; data: AnnotationDto['data'] }>;
   error?: string;
@@ -107,13 +124,13 @@ export class JobsRepository {
    * A new job and its units. `admit` runs first in the transaction (it may refuse the job, see
    * openWork); `within` runs after the inserts (an agent job's conversation, an idempotency key).
    */
-  async create(
-    job: Omit<JobRecord, 'createdAt' | 'startedAt' | 'finishedAt' | 'modifiedAt' | 'archived' | 'conversationId'> & {
+  async create<I>(
+    job: Omit<JobRecord<I>, 'createdAt' | 'startedAt' | 'finishedAt' | 'modifiedAt' | 'archived' | 'conversationId'> & {
       conversationId?: string | null;
     },
     units: NewUnit[],
     hooks: { admit?: (m: EntityManager) => Promise<void>; within?: (m: EntityManager) => Promise<void> } = {},
-  ): Promise<JobRecord> {
+  ): Promise<JobRecord<I>> {
     return this.ds.transaction(async (m) => {
       await hooks.admit?.(m);
       const [row] = (await m.query(
@@ -141,7 +158,7 @@ export class JobsRepository {
         );
       }
       await hooks.within?.(m);
-      return toJob(row);
+      return toJob<I>(row);
     });
   }
 
@@ -193,14 +210,14 @@ export class JobsRepository {
   }
 
   /** The caller's job of this kind, or null (another user's or namespace's job is null too). */
-  async find(owner: JobOwner, kind: JobKind, id: string): Promise<JobRecord | null> {
+  async find<I = unknown>(owner: JobOwner, kind: JobKind, id: string): Promise<JobRecord<I> | null> {
     const rows = (await this.ds.query('SELECT * FROM jobs WHERE id = $1 AND namespace_id = $2 AND user_id = $3 AND kind = $4', [
       id,
       owner.namespaceId,
       owner.userId,
       kind,
     ])) as JobRow[];
-    return rows.length ? toJob(rows[0]) : null;
+    return rows.length ? toJob<I>(rows[0]) : null;
   }
 
   /** For workers, which act on a job by id after the request that created it. */
@@ -209,11 +226,11 @@ export class JobsRepository {
     return rows.length ? toJob(rows[0]) : null;
   }
 
-  async list(
+  async list<I = unknown>(
     owner: JobOwner,
     kind: JobKind,
     page: { page: number; pageSize: number; sort: JobSortField; order: 'ASC' | 'DESC'; conversationId?: string },
-  ): Promise<{ jobs: JobRecord[]; total: number }> {
+  ): Promise<{ jobs: Array<JobRecord<I>>; total: number }> {
     const column = SORT_COLUMNS[page.sort];
     const where = 'namespace_id = $1 AND user_id = $2 AND kind = $3 AND ($4::uuid IS NULL OR conversation_id = $4)';
     const rows = (await this.ds.query(
@@ -223,7 +240,7 @@ export class JobsRepository {
        LIMIT $5 OFFSET $6`,
       [owner.namespaceId, owner.userId, kind, page.conversationId ?? null, page.pageSize, page.page * page.pageSize],
     )) as Array<JobRow & { total: string }>;
-    if (rows.length) return { jobs: rows.map(toJob), total: Number(rows[0].total) };
+    if (rows.length) return { jobs: rows.map((r) => toJob<I>(r)), total: Number(rows[0].total) };
     const [{ count }] = (await this.ds.query(`SELECT count(*)::int AS count FROM jobs WHERE ${where}`, [
       owner.namespaceId,
       owner.userId,
@@ -259,22 +276,22 @@ export class JobsRepository {
     return rows.map(toUnit);
   }
 
-  async unitsByNumber(jobId: string, units: number[]): Promise<UnitRecord[]> {
+  async unitsByNumber<R = unknown>(jobId: string, units: number[]): Promise<Array<UnitRecord<R>>> {
     if (!units.length) return [];
     const rows = (await this.ds.query('SELECT * FROM job_units WHERE job_id = $1 AND unit = ANY($2::int[]) ORDER BY unit', [
       jobId,
       units,
     ])) as UnitRow[];
-    return rows.map(toUnit);
+    return rows.map((r) => toUnit<R>(r));
   }
 
   /** The answers of units fromUnit .. fromUnit + count - 1, in unit order. */
-  async unitResults(jobId: string, fromUnit: number, count: number): Promise<Array<{ unit: number; results: unknown[] }>> {
+  async unitResults<R = unknown>(jobId: string, fromUnit: number, count: number): Promise<Array<{ unit: number; results: R[] }>> {
     return (await this.ds.query('SELECT unit, results FROM job_units WHERE job_id = $1 AND unit >= $2 AND unit < $3 ORDER BY unit', [
       jobId,
       fromUnit,
       fromUnit + count,
-    ])) as Array<{ unit: number; results: unknown[] }>;
+    ])) as Array<{ unit: number; results: R[] }>;
   }
 
   /** The citations of units fromUnit .. fromUnit + count - 1, in unit and answer order. */
@@ -467,7 +484,7 @@ export class JobsRepository {
    * first unit's reason when all failed.
    * Returns the job when this call ended it.
    */
-  async finishIfDone(jobId: string): Promise<JobRecord | null> {
+  async finishIfDone<I = unknown>(jobId: string): Promise<JobRecord<I> | null> {
     const rows = (await this.ds.query(
       `WITH units AS (
          SELECT count(*) AS total,
@@ -488,7 +505,7 @@ export class JobsRepository {
       [jobId],
     )) as [JobRow[], number];
     if (!rows[0].length) return null;
-    const job = toJob(rows[0][0]);
+    const job = toJob<I>(rows[0][0]);
     this.metrics.jobs.finished.inc({ kind: job.kind, status: job.status });
     return job;
   }

@@ -4,6 +4,7 @@ import { JetStream } from '@docintel/messaging';
 import { LOGGER, type Logger } from '@docintel/observability';
 import { SERVICE_ENV } from '@docintel/runtime';
 import type { JobsEnv } from '../jobs.env';
+import { queueOf } from './job-kind';
 import { JobsRepository } from './jobs.repository';
 
 /**
@@ -33,7 +34,7 @@ export class UnitQueue {
       try {
         // A republish gets a new id: the first message may still be inside the de-duplication window.
         const msgId = republishAfterSeconds === undefined ? `${job}.${unit}` : `${job}.${unit}.${Date.now()}`;
-        await this.jetstream.publish(kind === 'agent' ? Work.jobsAgent : Work.jobsUnit, { jobId: job, unit }, msgId);
+        await this.jetstream.publish(queueOf(kind) === 'agent' ? Work.jobsAgent : Work.jobsUnit, { jobId: job, unit }, msgId);
         published++;
       } catch (err) {
         this.logger.warn({ err, jobId: job, unit }, 'could not publish a job unit; the sweeper will publish it again');
