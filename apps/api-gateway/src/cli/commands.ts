@@ -4,9 +4,10 @@ import { dirname } from 'node:path';
 import { CommonEnv, loadConfig } from '@docintel/config';
 import { createDataSource, initializeDataSource } from '@docintel/persistence';
 import { identityEntities } from '../identity/identity.entities';
-import { IdentityService } from '../identity/identity.service';
+import { IdentityService, MAX_TOKEN_DAYS } from '../identity/identity.service';
 import { migrations } from '../migrations';
 import { UsageError, type CliValues } from './usage';
+import { expiresInDays, listedTime } from './values';
 import { DEV_TOKEN_NAMESPACE, DEV_TOKEN_USER, welcomeBanner } from './welcome';
 
 const out = (line = '') => process.stdout.write(`${line}\n`);
@@ -22,12 +23,11 @@ export async function runCommand(group: string, verb: string | undefined, arg: s
     switch (command) {
       case 'token create': {
         if (!values.namespace || !values.user) throw new UsageError('token create needs --namespace and --user');
-        const days = values['expires-in-days'];
         const created = await identity.createToken({
           namespace: values.namespace,
           email: values.user,
           name: values.name,
-          expiresInDays: days === undefined ? undefined : Number(days),
+          expiresInDays: expiresInDays(values['expires-in-days'], MAX_TOKEN_DAYS),
         });
         if (created.createdNamespace) out(`Created namespace ${created.namespace}`);
         if (created.createdUser) out(`Created user ${created.email}`);
@@ -49,10 +49,12 @@ export async function runCommand(group: string, verb: string | undefined, arg: s
       case 'token list': {
         const tokens = await identity.listTokens({ namespace: values.namespace, email: values.user });
         out(['id', 'namespace', 'user', 'name', 'created', 'expires', 'revoked'].join('\t'));
-        // A date out of Date's range (written straight into the table) prints as its number, never throws.
-        const iso = (t: number | null) => (t ? (Number.isFinite(new Date(t).getTime()) ? new Date(t).toISOString() : String(t)) : '-');
         for (const t of tokens)
-          out([t.id, t.namespace, t.email, t.name, iso(t.createdTime), iso(t.expiresTime), iso(t.revokedTime)].join('\t'));
+          out(
+            [t.id, t.namespace, t.email, t.name, listedTime(t.createdTime), listedTime(t.expiresTime), listedTime(t.revokedTime)].join(
+              '\t',
+            ),
+          );
         return 0;
       }
       case 'member add': {
