@@ -56,7 +56,7 @@ async function checkPostgres(databaseUrl, engine = services.containerEngine, pla
     const fix = services.remedy('postgres', {
       engine: hasEngine,
       platform,
-      dockerArgs: hasEngine ? services.containerArgs('postgres') : undefined,
+      dockerArgs: hasEngine ? services.containerArgs('postgres', databaseUrl) : undefined,
     });
     return [fail(name, `not reachable at ${services.redact(databaseUrl)} (${found.error})`, fix)];
   }
@@ -95,7 +95,12 @@ async function checkNats(natsUrl, engine = services.containerEngine, platform = 
     fail(
       'NATS',
       `not reachable at ${natsUrl} (${found.error})`,
-      services.remedy('nats', { engine: hasEngine, platform, dockerArgs: hasEngine ? services.containerArgs('nats') : undefined }),
+      services.remedy('nats', {
+        engine: hasEngine,
+        platform,
+        url: natsUrl,
+        dockerArgs: hasEngine ? services.containerArgs('nats', natsUrl) : undefined,
+      }),
     ),
   ];
 }

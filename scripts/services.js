@@ -83,35 +83,60 @@ function localImage(name, run = execFileSync) {
   }
 }
 
+/** The port a server URL names (the first of a comma-separated list), else the server's own default. */
+function urlPort(url, fallback) {
+  try {
+    return new URL(url.split(',')[0].trim()).port || String(fallback);
+  } catch {
+    return String(fallback);
+  }
+}
+
+/** The user of DATABASE_URL, when it names one other than the image's own superuser. */
+function urlUser(url) {
+  try {
+    return decodeURIComponent(new URL(url).username) || 'postgres';
+  } catch {
+    return 'postgres';
+  }
+}
+
+// Each container publishes the port the URL names, on 127.0.0.1 only, so that the server it starts
+// is the one the URL reaches (a DATABASE_URL on 5433, beside a PostgreSQL on 5432, gets its own).
 const CONTAINERS = {
-  postgres: (image) => [
+  postgres: (image, url = '') => [
     'run',
     '-d',
     '--name',
     'docintel-postgres',
     '-p',
-    '127.0.0.1:5432:5432',
+    `127.0.0.1:${urlPort(url, 5432)}:5432`,
     '-e',
     'POSTGRES_HOST_AUTH_METHOD=trust',
+    // The image creates this superuser (trust: any password the URL carries is accepted).
+    ...(urlUser(url) === 'postgres' ? [] : ['-e', `POSTGRES_USER=${urlUser(url)}`]),
     image,
   ],
   // The official image's entrypoint is nats-server, so the arguments replace its configuration.
-  nats: (image) => [
+  nats: (image, url = '') => [
     'run',
     '-d',
     '--name',
     'docintel-nats',
     '-p',
-    '127.0.0.1:4222:4222',
+    `127.0.0.1:${urlPort(url, 4222)}:4222`,
     image,
     ...(image.startsWith('docintel-local/') ? [] : ['-js']),
   ],
 };
 const OFFICIAL_IMAGES = { postgres: 'postgres:16', nats: 'nats:2' };
 
-/** `docker run` arguments for the server: the local build when there is one, else the official image. */
-function containerArgs(kind, run = execFileSync) {
-  return CONTAINERS[kind](localImage(kind, run) ?? OFFICIAL_IMAGES[kind]);
+/**
+ * `docker run` arguments for the server the URL names: the local build when there is one, else
+ * the official image, published on the URL's port.
+ */
+function containerArgs(kind, url, run = execFileSync) {
+  return CONTAINERS[kind](localImage(kind, run) ?? OFFICIAL_IMAGES[kind], url);
 }
 
 /** Debian, Ubuntu (and their kin) or macOS, from /etc/os-release and process.platform. */
@@ -137,15 +162,15 @@ const INSTALL = {
       'sudo pg_ctlcluster $(ls /etc/postgresql) main start',
       'sudo -u postgres psql -c "ALTER USER postgres PASSWORD \'postgres\'"   # then DATABASE_URL=postgres://postgres:postgres@127.0.0.1:5432/docintel',
     ],
-    nats: ['sudo apt-get install -y nats-server', 'nats-server -a 127.0.0.1 -p 4222 -js &'],
+    nats: ['sudo apt-get install -y nats-server', 'nats-server -a 127.0.0.1 -p {port} -js &'],
   },
   macos: {
     postgres: ['brew install postgresql@16 pgvector', 'brew services start postgresql@16'],
-    nats: ['brew install nats-server', 'nats-server -a 127.0.0.1 -p 4222 -js &'],
+    nats: ['brew install nats-server', 'nats-server -a 127.0.0.1 -p {port} -js &'],
   },
   other: {
     postgres: ['install PostgreSQL 15 or newer: https://www.postgresql.org/download/'],
-    nats: ['install nats-server 2.10 or newer and run it with -js: https://docs.nats.io/running-a-nats-service/introduction/installation'],
+    nats: ['install nats-server 2.9 or newer and run it with -js: https://docs.nats.io/running-a-nats-service/introduction/installation'],
   },
 };
 
@@ -161,12 +186,12 @@ function redact(url) {
 }
 
 /** What to do about a server that does not answer: the exact commands, for an engine or for this platform. */
-function remedy(kind, { engine, platform, dockerArgs }) {
+function remedy(kind, { engine, platform, dockerArgs, url }) {
   const lines = engine
-    ? [`start it in a container:`, `  docker ${(dockerArgs ?? CONTAINERS[kind](OFFICIAL_IMAGES[kind])).join(' ')}`]
+    ? [`start it in a container:`, `  docker ${(dockerArgs ?? CONTAINERS[kind](OFFICIAL_IMAGES[kind], url)).join(' ')}`]
     : [
         `install and start it (${platform === 'other' ? 'see' : platform === 'macos' ? 'macOS, Homebrew' : 'Debian/Ubuntu'}):`,
-        ...INSTALL[platform][kind].map((l) => `  ${l}`),
+        ...INSTALL[platform][kind].map((l) => `  ${l.replace('{port}', urlPort(url ?? '', 4222))}`),
       ];
   const setting = kind === 'postgres' ? 'DATABASE_URL' : 'NATS_URL';
   return `${lines.join('\n')}\nor point ${setting} at a server that runs.`;

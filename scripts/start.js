@@ -97,9 +97,10 @@ async function provide(kind, url, probe, env) {
   const shown = kind === 'postgres' ? redact(url) : url;
   if (found.jetstream === false) fail(`NATS at ${url} has no JetStream (${found.error}). Start nats-server with -js.`);
   const engine = isLocal(url) ? containerEngine() : null;
-  const dockerArgs = engine ? containerArgs(kind) : undefined;
+  const dockerArgs = engine ? containerArgs(kind, url) : undefined;
   const why = `${what} is not reachable at ${shown} (${found.error}).`;
-  if (!engine || env.DOCINTEL_START_CONTAINERS === '0') fail(`${why}\n${remedy(kind, { engine, platform: platformOf(), dockerArgs })}`);
+  if (!engine || env.DOCINTEL_START_CONTAINERS === '0')
+    fail(`${why}\n${remedy(kind, { engine, platform: platformOf(), dockerArgs, url })}`);
   process.stdout.write(`${why} Starting it: docker ${dockerArgs.join(' ')}\n`);
   const name = dockerArgs[dockerArgs.indexOf('--name') + 1];
   try {
@@ -109,7 +110,7 @@ async function provide(kind, url, probe, env) {
     try {
       execFileSync('docker', dockerArgs, { stdio: ['ignore', 'ignore', 'inherit'] });
     } catch (err) {
-      fail(`${why}\nStarting it in a container failed (${err.message}).\n${remedy(kind, { engine: null, platform: platformOf() })}`);
+      fail(`${why}\nStarting it in a container failed (${err.message}).\n${remedy(kind, { engine: null, platform: platformOf(), url })}`);
     }
   }
   const deadline = Date.now() + Number(env.DOCINTEL_CONTAINER_WAIT_MS || 60_000);

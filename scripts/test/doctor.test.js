@@ -13,7 +13,7 @@ const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { PG_ADMIN_URL } = require('../../bench/lib/infra');
 const { checkBuild, checkNats, checkNode, checkPorts, checkPostgres, checkStorageRoot } = require('../doctor');
-const { remedy } = require('../services');
+const { containerArgs, remedy } = require('../services');
 
 const NATS_URL = process.env.NATS_URL || 'nats://127.0.0.1:4222';
 const noEngine = () => null;
@@ -73,9 +73,11 @@ test('PostgreSQL on a closed port fails with the commands to install it, or to r
 test("this machine's NATS has JetStream; a closed port fails with what to do", async () => {
   const [nats] = await checkNats(NATS_URL, noEngine);
   assert.equal(nats.status, 'ok', nats.detail);
-  const [closed] = await checkNats(`nats://127.0.0.1:${await closedPort()}`, noEngine, 'debian');
+  const port = await closedPort();
+  const [closed] = await checkNats(`nats://127.0.0.1:${port}`, noEngine, 'debian');
   assert.equal(closed.status, 'fail');
-  assert.match(closed.fix, /nats-server -a 127\.0\.0\.1 -p 4222 -js/);
+  // The server it says to start listens where NATS_URL looks.
+  assert.match(closed.fix, new RegExp(`nats-server -a 127\\.0\\.0\\.1 -p ${port} -js`));
   assert.match(remedy('nats', { engine: 'docker', platform: 'debian' }), /docker run -d --name docintel-nats .* nats:2 -js/);
 });
 
@@ -139,23 +141,61 @@ test('npm start without PostgreSQL and without a container engine stops with the
 
 test('npm start without PostgreSQL starts it in a container where an engine answers', async () => {
   // The stand-in answers `info` and `run` but starts nothing, so start.js gives up after its wait.
+  const port = await closedPort();
   const { code, output, calls } = await startWithDocker('case "$1" in start) exit 1;; images) exit 0;; esac; exit 0', {
-    DATABASE_URL: `postgres://postgres@127.0.0.1:${await closedPort()}/docintel`,
+    DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/docintel`,
     DOCINTEL_CONTAINER_WAIT_MS: '1500',
   });
-  assert.match(calls, /^run -d --name docintel-postgres -p 127\.0\.0\.1:5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres:16$/m);
+  // Published on the port DATABASE_URL names, so that the container is the server it reaches.
+  assert.match(
+    calls,
+    new RegExp(`^run -d --name docintel-postgres -p 127\\.0\\.0\\.1:${port}:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres:16$`, 'm'),
+  );
   assert.match(output, /Starting it: docker run -d --name docintel-postgres/);
   assert.equal(code, 1);
   assert.match(output, /started in the container docintel-postgres but does not answer/);
 });
 
 test('DOCINTEL_START_CONTAINERS=0 only prints the docker run command', async () => {
+  const port = await closedPort();
+  // DATABASE_URL names a database that exists, so that start.js creates none on this machine's server.
   const { code, output, calls } = await startWithDocker('exit 0', {
-    NATS_URL: `nats://127.0.0.1:${await closedPort()}`,
+    DATABASE_URL: PG_ADMIN_URL,
+    NATS_URL: `nats://127.0.0.1:${port}`,
     DOCINTEL_START_CONTAINERS: '0',
   });
   assert.equal(code, 1);
   assert.match(output, /NATS with JetStream is not reachable/);
-  assert.match(output, /docker run -d --name docintel-nats -p 127\.0\.0\.1:4222:4222 nats:2 -js/);
+  assert.match(output, new RegExp(`docker run -d --name docintel-nats -p 127\\.0\\.0\\.1:${port}:4222 nats:2 -js`));
   assert.doesNotMatch(calls, /^run/m);
+});
+
+test('npm start without NATS and without a container engine stops with the install commands', async () => {
+  const { code, output, calls } = await startWithDocker('exit 1', {
+    DATABASE_URL: PG_ADMIN_URL,
+    NATS_URL: `nats://127.0.0.1:${await closedPort()}`,
+  });
+  assert.equal(code, 1);
+  assert.match(output, /NATS with JetStream is not reachable/);
+  assert.match(output, /sudo apt-get install -y nats-server|brew install nats-server|install nats-server 2\.9 or newer/);
+  assert.match(output, /or point NATS_URL at a server that runs/);
+  assert.equal(calls, 'info\n');
+});
+
+test('the container runs the server the URL names: its port, and a user other than postgres', () => {
+  const noLocalImage = () => {
+    throw new Error('no engine in this test');
+  };
+  assert.deepEqual(containerArgs('postgres', 'postgres://postgres@127.0.0.1:5432/docintel', noLocalImage), [
+    ...['run', '-d', '--name', 'docintel-postgres', '-p', '127.0.0.1:5432:5432', '-e', 'POSTGRES_HOST_AUTH_METHOD=trust', 'postgres:16'],
+  ]);
+  assert.deepEqual(containerArgs('postgres', 'postgres://docintel:secret@localhost:5433/docintel', noLocalImage), [
+    ...['run', '-d', '--name', 'docintel-postgres', '-p', '127.0.0.1:5433:5432', '-e', 'POSTGRES_HOST_AUTH_METHOD=trust'],
+    ...['-e', 'POSTGRES_USER=docintel', 'postgres:16'],
+  ]);
+  assert.deepEqual(containerArgs('postgres', 'postgres://127.0.0.1/docintel', noLocalImage).slice(4, 6), ['-p', '127.0.0.1:5432:5432']);
+  assert.deepEqual(containerArgs('nats', 'nats://127.0.0.1:4333,nats://127.0.0.1:4334', noLocalImage), [
+    ...['run', '-d', '--name', 'docintel-nats', '-p', '127.0.0.1:4333:4222', 'nats:2', '-js'],
+  ]);
+  assert.deepEqual(containerArgs('nats', 'nats://localhost', noLocalImage).slice(4, 6), ['-p', '127.0.0.1:4222:4222']);
 });

@@ -1,33 +1,28 @@
-import 'reflect-metadata';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { CommonEnv, loadConfig } from '@docintel/config';
-import { createDataSource, initializeDataSource } from '@docintel/persistence';
-import { identityEntities } from '../identity/identity.entities';
-import { IdentityService } from '../identity/identity.service';
-import { migrations } from '../migrations';
+import { MAX_TOKEN_DAYS } from '../identity/identity-rules';
+import { connectIdentity, databaseUrl } from './database';
+import { CliIdentity } from './identity-store';
 import { UsageError, type CliValues } from './usage';
+import { expiresInDays, listedTime } from './values';
 import { DEV_TOKEN_NAMESPACE, DEV_TOKEN_USER, welcomeBanner } from './welcome';
 
 const out = (line = '') => process.stdout.write(`${line}\n`);
 
 /** Runs one command against the identity schema; resolves with the exit code. */
 export async function runCommand(group: string, verb: string | undefined, arg: string | undefined, values: CliValues): Promise<number> {
-  const env = loadConfig(CommonEnv);
-  const persistence = { url: env.DATABASE_URL, schema: 'identity', entities: identityEntities, migrations, poolSize: 2 };
-  const ds = await initializeDataSource(createDataSource(persistence), persistence);
-  const identity = new IdentityService(ds);
+  const db = await connectIdentity(await databaseUrl());
+  const identity = new CliIdentity(db);
   try {
     const command = verb ? `${group} ${verb}` : group;
     switch (command) {
       case 'token create': {
         if (!values.namespace || !values.user) throw new UsageError('token create needs --namespace and --user');
-        const days = values['expires-in-days'];
         const created = await identity.createToken({
           namespace: values.namespace,
           email: values.user,
           name: values.name,
-          expiresInDays: days === undefined ? undefined : Number(days),
+          expiresInDays: expiresInDays(values['expires-in-days'], MAX_TOKEN_DAYS),
         });
         if (created.createdNamespace) out(`Created namespace ${created.namespace}`);
         if (created.createdUser) out(`Created user ${created.email}`);
@@ -49,10 +44,12 @@ export async function runCommand(group: string, verb: string | undefined, arg: s
       case 'token list': {
         const tokens = await identity.listTokens({ namespace: values.namespace, email: values.user });
         out(['id', 'namespace', 'user', 'name', 'created', 'expires', 'revoked'].join('\t'));
-        // A date out of Date's range (written straight into the table) prints as its number, never throws.
-        const iso = (t: number | null) => (t ? (Number.isFinite(new Date(t).getTime()) ? new Date(t).toISOString() : String(t)) : '-');
         for (const t of tokens)
-          out([t.id, t.namespace, t.email, t.name, iso(t.createdTime), iso(t.expiresTime), iso(t.revokedTime)].join('\t'));
+          out(
+            [t.id, t.namespace, t.email, t.name, listedTime(t.createdTime), listedTime(t.expiresTime), listedTime(t.revokedTime)].join(
+              '\t',
+            ),
+          );
         return 0;
       }
       case 'member add': {
@@ -74,19 +71,15 @@ export async function runCommand(group: string, verb: string | undefined, arg: s
         throw new UsageError(`Unknown command: ${command}`);
     }
   } finally {
-    await ds.destroy();
+    await db.end();
   }
 }
 
 /** The development token saved in the file while it is still valid, else a new one (saved there). */
-async function devToken(identity: IdentityService, file = './data/.dev-token'): Promise<string> {
+async function devToken(identity: CliIdentity, file = './data/.dev-token'): Promise<string> {
   if (existsSync(file)) {
     const saved = readFileSync(file, 'utf8').trim();
-    const valid = await identity.authenticate(`Bearer ${saved}`, undefined).then(
-      () => true,
-      () => false,
-    );
-    if (valid) return saved;
+    if (await identity.isValidToken(saved)) return saved;
   }
   const created = await identity.createToken({ namespace: DEV_TOKEN_NAMESPACE, email: DEV_TOKEN_USER, name: 'development' });
   mkdirSync(dirname(file), { recursive: true });

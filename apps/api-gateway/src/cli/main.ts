@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { USAGE, UsageError } from './usage';
 
-// The commands (TypeORM, the identity schema) are loaded only once one runs, so that the help
-// and a usage error answer at once.
+// The commands (the pg driver, the identity schema's SQL) are loaded only once one runs, so that
+// the help and a usage error load nothing else.
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -29,9 +29,9 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   async (err: unknown) => {
-    const { DomainError } = await import('@docintel/contracts');
+    const { InvalidRequestError } = await import('./identity-store');
     if (err instanceof UsageError) process.stderr.write(`${err.message}\n\n${USAGE}\n`);
-    else if (err instanceof DomainError)
+    else if (err instanceof InvalidRequestError)
       process.stderr.write(`${err.message}${err.details.map((d) => `\n  ${d.field}: ${d.problem}`).join('')}\n`);
     else process.stderr.write(`${(err as Error).message}\n`);
     process.exit(err instanceof UsageError ? 2 : 1);

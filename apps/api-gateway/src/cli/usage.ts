@@ -2,8 +2,8 @@
 export const USAGE = `docintel: administration of namespaces, users and access tokens
 
   token create --namespace <ns> --user <email> [--name <label>] [--expires-in-days <n>]
-      Creates the namespace, the user and the membership when missing, then a new token.
-      The token is printed once, as the last line.
+      Creates the namespace, the user and the membership when missing, then a new token
+      (expiring after 1 to 3650 days, or never). The token is printed once, as the last line.
   token revoke <token-id>
   token list [--namespace <ns>] [--user <email>]
   member add --namespace <ns> --user <email>

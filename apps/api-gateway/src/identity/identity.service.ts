@@ -1,14 +1,14 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { isEmail } from 'class-validator';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DomainError, ErrorCode } from '@docintel/contracts';
 import { AccessTokenEntity, MembershipEntity, NamespaceEntity, UserEntity } from './identity.entities';
+import { MAX_TOKEN_DAYS, TOKEN_REVOKED_CHANNEL, tokenRequestProblem } from './identity-rules';
 import type { Principal } from './principal';
 import { TokenCache } from './token-cache';
 import { formatToken, hashSecret, newTokenSecret, parseToken, secretMatches } from './token-format';
 
-const NAMESPACE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+export { MAX_TOKEN_DAYS, TOKEN_REVOKED_CHANNEL };
 
 export interface CreatedToken {
   token: string;
@@ -42,15 +42,9 @@ interface TokenRow {
 
 const unauthenticated = (message: string) => new DomainError(ErrorCode.UNAUTHENTICATED, message);
 
-/** The Postgres channel a revocation is announced on; every gateway evicts the token from its cache. */
-export const TOKEN_REVOKED_CHANNEL = 'docintel_token_revoked';
-
 /** The cache of verified tokens (and of memberships named by X-Namespace), when the process keeps one. */
 export const IDENTITY_CACHE = Symbol('IDENTITY_CACHE');
 export type IdentityCache = TokenCache<TokenRow | { id: string; name: string }>;
-
-/** Ten years: any longer is "never", and a date that far out must still print in `token list`. */
-export const MAX_TOKEN_DAYS = 3650;
 
 /** Namespaces, users, memberships and personal access tokens. */
 @Injectable()
@@ -62,16 +56,8 @@ export class IdentityService {
 
   /** Creates whatever of namespace, user and membership is missing, then a new token; the token is returned once. */
   async createToken(opts: { namespace: string; email: string; name?: string; expiresInDays?: number }): Promise<CreatedToken> {
-    if (!NAMESPACE_NAME.test(opts.namespace)) {
-      throw DomainError.invalid([
-        { field: 'namespace', problem: 'must be 1-63 letters, digits, ., _ or -, starting with a letter or digit' },
-      ]);
-    }
-    if (!isEmail(opts.email)) throw DomainError.invalid([{ field: 'user', problem: 'must be an email address' }]);
-    const days = opts.expiresInDays;
-    if (days !== undefined && !(Number.isInteger(days) && days > 0 && days <= MAX_TOKEN_DAYS)) {
-      throw DomainError.invalid([{ field: 'expiresInDays', problem: `must be a whole number of days from 1 to ${MAX_TOKEN_DAYS}` }]);
-    }
+    const problem = tokenRequestProblem(opts);
+    if (problem) throw DomainError.invalid([problem]);
     return this.ds.transaction(async (em) => {
       const now = Date.now();
       const ns = await this.ensureNamespace(em, opts.namespace, now);
