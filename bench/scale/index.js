@@ -36,6 +36,11 @@ const VECTOR_MODEL = 'bench-scale-random-unit';
 /** Files are written in batches of about this many passages, one transaction per write path (PostgresBm25Retriever.indexFiles, NodeVectorStore.upsert). */
 const BATCH_PASSAGES = Number(process.env.BENCH_SCALE_BATCH ?? 2000);
 /** maintenance_work_mem of the HNSW builds: pgvector builds fastest when the graph fits (about 3 GB at 1M vectors of 512 dimensions). */
+/**
+ * The vector storage the product is configured with (VECTOR_STORAGE): auto (pgvector where
+ * installed) or bytea, to measure a deployment without pgvector on a machine that has it.
+ */
+const VECTOR_STORAGE = process.env.BENCH_SCALE_VECTOR_STORAGE ?? 'auto';
 const MAINTENANCE_WORK_MEM = process.env.BENCH_SCALE_MAINTENANCE_WORK_MEM ?? '4GB';
 
 function loadLibs() {
@@ -76,10 +81,10 @@ function databaseUrl(database) {
  */
 async function openDatabase(size, keep, fingerprint, log) {
   if (!keep) {
-    const infra = await startInfrastructure(`scale${formatSize(size)}`);
+    const infra = await startInfrastructure(`scale${formatSize(size)}${VECTOR_STORAGE === 'auto' ? '' : VECTOR_STORAGE}`);
     return { url: infra.databaseUrl, database: infra.database, kept: false, state: null, close: () => infra.teardown() };
   }
-  const database = `docintel_bench_scale_${formatSize(size).toLowerCase()}`;
+  const database = `docintel_bench_scale_${formatSize(size).toLowerCase()}${VECTOR_STORAGE === 'auto' ? '' : `_${VECTOR_STORAGE}`}`;
   const exists = await withAdmin(async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [database])).rowCount > 0);
   let state = null;
   if (exists) {
@@ -134,7 +139,7 @@ const pgvectorText = (v) => `[${Array.from(v).join(',')}]`;
 async function load({ ds, libs, source, size, namespace, log }) {
   const { PostgresBm25Retriever, RECOMMENDED_BM25 } = libs.retrieval;
   const retriever = new PostgresBm25Retriever(ds, RECOMMENDED_BM25);
-  const store = new libs.ai.NodeVectorStore(ds, { model: VECTOR_MODEL, dimensions: libs.dims });
+  const store = new libs.ai.NodeVectorStore(ds, { model: VECTOR_MODEL, dimensions: libs.dims, storage: VECTOR_STORAGE });
   const ms = { lexical: 0, vectors: 0, fts: 0 };
   let files = 0;
   let passages = 0;
@@ -279,7 +284,15 @@ async function measure(search, queries, concurrency) {
 async function measureSize({ libs, source, queries, size, keep, pgvector, log }) {
   const { HybridPassageSearch, PostgresBm25Retriever, DEFAULT_HYBRID, RECOMMENDED_BM25 } = libs.retrieval;
   const { createDataSource, initializeDataSource } = libs.persistence;
-  const fingerprint = JSON.stringify({ SEED, GENERATOR, size, pgvector, dims: libs.dims, migrations: libs.migrations.map((m) => m.name) });
+  const fingerprint = JSON.stringify({
+    SEED,
+    GENERATOR,
+    size,
+    pgvector,
+    ...(VECTOR_STORAGE === 'auto' ? {} : { storage: VECTOR_STORAGE }),
+    dims: libs.dims,
+    migrations: libs.migrations.map((m) => m.name),
+  });
   const db = await openDatabase(size, keep, fingerprint, log);
   let ds;
   try {
@@ -310,7 +323,7 @@ async function measureSize({ libs, source, queries, size, keep, pgvector, log })
     );
 
     const retriever = new PostgresBm25Retriever(ds, RECOMMENDED_BM25);
-    const store = new libs.ai.NodeVectorStore(ds, { model: VECTOR_MODEL, dimensions: libs.dims });
+    const store = new libs.ai.NodeVectorStore(ds, { model: VECTOR_MODEL, dimensions: libs.dims, storage: VECTOR_STORAGE });
     const queryVectors = new Map(queries.map((q) => [q, vectorOf(`query:${q}`, libs.dims)]));
     const hybrid = new HybridPassageSearch({
       retriever,
