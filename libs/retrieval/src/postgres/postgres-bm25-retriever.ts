@@ -37,8 +37,12 @@ export interface PostgresBm25Options extends Bm25Parameters {
 export const DEFAULT_CANDIDATES_PER_TERM = 1000;
 
 const MAX_LIMIT = 1000;
-/** Postings per INSERT, keeping each statement's arrays at a few hundred KiB. */
-const INSERT_CHUNK = 20_000;
+/**
+ * Postings per INSERT (its arrays a few MiB). One statement inserts them sorted in index order, so the
+ * larger the chunk, the more of a term's new postings land on the same index page: a bulk write of
+ * thousands of passages touches each term's pages once rather than once per chunk.
+ */
+const INSERT_CHUNK = 200_000;
 /**
  * A search restricted to files counts their passages up to this many times the postings read per
  * term, to choose between scoring those passages directly and reading postings in impact order.
