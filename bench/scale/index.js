@@ -14,6 +14,7 @@
  * days on two cores. Query embedding time is therefore not part of the hybrid numbers.
  */
 const { join } = require('node:path');
+const { loadavg } = require('node:os');
 const { performance } = require('node:perf_hooks');
 const { Client } = require('pg');
 const { REPO_ROOT } = require('../lib/processes');
@@ -347,9 +348,11 @@ async function measureSize({ libs, source, queries, size, keep, pgvector, log })
       latency[name] = {};
       for (const concurrency of [1, 8]) {
         const m = await measure(search, queries, concurrency);
+        // The machine's 1-minute load average after the measurement (2 cores: above 2, queries waited for CPU).
+        m.loadAverage = loadavg()[0];
         latency[name][concurrency] = m;
         log(
-          `  ${formatSize(size)} ${name} x${concurrency}: p50 ${m.p50?.toFixed(1)} p95 ${m.p95?.toFixed(1)} p99 ${m.p99?.toFixed(1)} ms (${m.n}/${m.of})`,
+          `  ${formatSize(size)} ${name} x${concurrency}: p50 ${m.p50?.toFixed(1)} p95 ${m.p95?.toFixed(1)} p99 ${m.p99?.toFixed(1)} ms (${m.n}/${m.of}); load ${m.loadAverage.toFixed(1)}`,
         );
       }
     }

@@ -7,20 +7,21 @@ const int = (x) => (x == null ? '–' : Math.round(x).toLocaleString('en-US'));
 const kb = (bytes) => (bytes == null ? '–' : `${(bytes / 1024).toFixed(1)} KB`);
 const times = (r) => (r == null ? '–' : `${r >= 10 ? r.toFixed(0) : r.toFixed(2)}×`);
 const pcts = (m) => (m ? `${ms(m.p50)} / ${ms(m.p95)} / ${ms(m.p99)}` : '–');
+const load = (m) => (m?.loadAverage == null ? '–' : m.loadAverage.toFixed(1));
 const count = (m) => (m ? `${m.n}${m.n < m.of ? ` of ${m.of}` : ''}` : '–');
 
 function latencyRows(s) {
   const row = (name, leg) => {
     const l = s.latency[leg];
-    if (!l) return `| ${name} | pgvector not installed | | | |`;
-    return `| ${name} | ${pcts(l[1])} | ${pcts(l[8])} | ${count(l[1])} / ${count(l[8])} | ${l[1].queriesPerSecond.toFixed(1)} / ${l[8].queriesPerSecond.toFixed(1)} |`;
+    if (!l) return `| ${name} | pgvector not installed | | | | |`;
+    return `| ${name} | ${pcts(l[1])} | ${pcts(l[8])} | ${count(l[1])} / ${count(l[8])} | ${l[1].queriesPerSecond.toFixed(1)} / ${l[8].queriesPerSecond.toFixed(1)} | ${load(l[1])} / ${load(l[8])} |`;
   };
   const ratioRow = (name, leg, base) => {
     const a = s.latency[leg];
     const b = s.latency[base];
-    if (!b) return `| ${name} | pgvector not installed | | | |`;
+    if (!b) return `| ${name} | pgvector not installed | | | | |`;
     const r = (c) => `${times(ratio(a[c].p50, b[c].p50))} / ${times(ratio(a[c].p95, b[c].p95))}`;
-    return `| ${name} (p50 / p95) | ${r(1)} | ${r(8)} | | |`;
+    return `| ${name} (p50 / p95) | ${r(1)} | ${r(8)} | | | |`;
   };
   return [
     row('hybrid (`HybridPassageSearch`, `DEFAULT_HYBRID`)', 'hybrid'),
@@ -42,8 +43,8 @@ function sizeSection(s) {
   const total = (pred) => Object.entries(s.disk.tables).reduce((sum, [n, b]) => sum + (pred(n) ? b : 0), 0);
   return `### ${int(s.load.passages)} passages (${int(s.load.files)} files)
 
-| search, ms | 1 query: p50 / p95 / p99 | 8 concurrent: p50 / p95 / p99 | queries measured (1 / 8) | queries/s (1 / 8) |
-|---|---|---|---|---|
+| search, ms | 1 query: p50 / p95 / p99 | 8 concurrent: p50 / p95 / p99 | queries measured (1 / 8) | queries/s (1 / 8) | load average after (1 / 8) |
+|---|---|---|---|---|---|
 ${latencyRows(s)}
 
 | load and disk | docintel | baseline | docintel / baseline |
@@ -97,7 +98,8 @@ paragraphs, the rest their sentences recombined at the length of a real passage 
 latency depends on their number, not their values, and embedding a million passages with the
 built-in model would take days on this machine; the hybrid figures therefore leave out embedding
 the query. Queries: ${r.queries} SciFact claims and SQuAD questions after ${r.warmup} of warm-up,
-each measurement stopped after ${r.budgetSeconds} s (the count measured is in the last column).
+each measurement stopped after ${r.budgetSeconds} s (the count measured is in its column). The last column is the
+machine's 1-minute load average after each measurement: on 2 cores, above 2 means queries waited for CPU that other work held.
 pgvector: ${pgvectorNote(r)}.
 The baselines run on the same PostgreSQL, passages and queries: full-text search is a table of
 \`to_tsvector('english', text)\` with a GIN index, queried with the query's lexemes ORed

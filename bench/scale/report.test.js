@@ -3,7 +3,7 @@ const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const { markdown } = require('./report');
 
-const m = (p50, p95) => ({ p50, p95, p99: p95 * 1.2, n: 280, of: 300, queriesPerSecond: 10 });
+const m = (p50, p95) => ({ p50, p95, p99: p95 * 1.2, n: 280, of: 300, queriesPerSecond: 10, loadAverage: 3.25 });
 const legs = (names) => Object.fromEntries(names.map((n, i) => [n, { 1: m(10 + i, 20 + i), 8: m(40 + i, 80 + i) }]));
 
 function result({ wallSeconds = 500, vectorIndexSeconds = 60 } = {}) {
@@ -65,4 +65,12 @@ test('a kept database loaded before the wall time was recorded renders without i
   const md = markdown(result({ wallSeconds: null }), { keep: true }, machine);
   assert.match(md, /Load: – s in all;/);
   assert.match(md, /one HNSW build of – s\)/);
+});
+
+test('each latency row carries the load average after its measurements', () => {
+  const md = markdown(result(), { keep: true }, machine);
+  assert.match(
+    md,
+    /\| hybrid \(`HybridPassageSearch`, `DEFAULT_HYBRID`\) \| 10\.0 \/ 20\.0 \/ 24\.0 \| 40\.0 \/ 80\.0 \/ 96\.0 \| 280 of 300 \/ 280 of 300 \| 10\.0 \/ 10\.0 \| 3\.3 \/ 3\.3 \|/,
+  );
 });
