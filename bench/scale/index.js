@@ -235,22 +235,41 @@ async function load({ ds, libs, source, size, namespace, log }) {
   };
 }
 
-/** Bytes per passage of the product's tables (retrieval_* for the lexical index, node_embeddings) and of the baselines'. */
-async function disk(ds, passages) {
+/**
+ * Bytes per passage of the product's tables (retrieval_* for the lexical index, node_embeddings) and
+ * of the baseline's: each table's size over the passages it holds in every namespace, so that a kept
+ * database holding more than the bench's namespace is still measured right.
+ */
+async function disk(ds) {
   const rows = await ds.query(
     `SELECT c.relname AS name, pg_total_relation_size(c.oid)::bigint AS bytes FROM pg_class c
      JOIN pg_namespace n ON n.oid = c.relnamespace
      WHERE n.nspname = 'indexing' AND c.relkind IN ('r', 'p', 'm') ORDER BY c.relname`,
   );
+  const [held] = await ds.query(
+    `SELECT (SELECT coalesce(sum(doc_count), 0) FROM retrieval_stats)::float8 AS lexical,
+            (SELECT count(*) FROM node_embeddings)::float8 AS vectors,
+            (SELECT count(*) FROM scale_fts)::float8 AS fts`,
+  );
   const tables = Object.fromEntries(rows.map((r) => [r.name, Number(r.bytes)]));
   const sum = (pred) => Object.entries(tables).reduce((s, [name, bytes]) => s + (pred(name) ? bytes : 0), 0);
-  const perPassage = (bytes) => (bytes ? bytes / passages : null);
+  const perPassage = (bytes, passages) => (bytes && passages ? bytes / passages : null);
   return {
     tables,
+    passagesHeld: held,
     bytesPerPassage: {
-      lexical: perPassage(sum((n) => n.startsWith('retrieval'))),
-      vectors: perPassage(sum((n) => n === 'node_embeddings')),
-      fts: perPassage(sum((n) => n === 'scale_fts')),
+      lexical: perPassage(
+        sum((n) => n.startsWith('retrieval')),
+        held.lexical,
+      ),
+      vectors: perPassage(
+        sum((n) => n === 'node_embeddings'),
+        held.vectors,
+      ),
+      fts: perPassage(
+        sum((n) => n === 'scale_fts'),
+        held.fts,
+      ),
     },
   };
 }
@@ -313,7 +332,7 @@ async function measureSize({ libs, source, queries, size, keep, pgvector, log })
         ]);
       }
     }
-    const storage = await disk(ds, loaded.passages);
+    const storage = await disk(ds);
     // The migration picks the vector column (pgvector or bytea scanned in Node); the report says which ran.
     const [{ type: vectorColumn }] = await ds.query(
       `SELECT t.typname AS type FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid
