@@ -182,21 +182,19 @@ export class PostgresBm25Retriever implements PassageRetriever {
        RETURNING doc_count::text AS "docCount", total_length::text AS "totalLength"`,
       [namespaceId],
     )) as { docCount: string; totalLength: string }[];
-    // Replacing the file: everything of the file goes, and the given nodes wherever they are. Adding:
-    // only the given nodes (also those without terms now, whose old text must not stay findable).
     // Replacing a file: everything of the file goes, and the nodes it is given wherever they are.
     // Adding: only the given nodes (also those without terms now, whose old text must not stay findable).
+    const nodesWithTerms = new Map<string, string[]>();
+    for (const d of docs) {
+      const nodes = nodesWithTerms.get(d.fileId);
+      if (nodes) nodes.push(d.nodeId);
+      else nodesWithTerms.set(d.fileId, [d.nodeId]);
+    }
     const removed = { count: 0, length: 0 };
     for (const f of files) {
       const r =
         scope === 'replace-file'
-          ? await deleteDocs(
-              db,
-              namespaceId,
-              f.fileId,
-              docs.filter((d) => d.fileId === f.fileId).map((d) => d.nodeId),
-              'file-and-nodes',
-            )
+          ? await deleteDocs(db, namespaceId, f.fileId, nodesWithTerms.get(f.fileId) ?? [], 'file-and-nodes')
           : await deleteDocs(
               db,
               namespaceId,
