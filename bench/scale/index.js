@@ -14,6 +14,7 @@
  * days on two cores. Query embedding time is therefore not part of the hybrid numbers.
  */
 const { join } = require('node:path');
+const { loadavg } = require('node:os');
 const { performance } = require('node:perf_hooks');
 const { Client } = require('pg');
 const { REPO_ROOT } = require('../lib/processes');
@@ -26,13 +27,22 @@ const { loadSources } = require('./sources');
 
 /** Changing the generator or the seed changes the passages: a kept database of another version is rebuilt. */
 const SEED = 'docintel-scale-1';
-const GENERATOR = 2;
+const GENERATOR = 3;
 const QUERIES = Number(process.env.BENCH_SCALE_QUERIES ?? 300);
 const WARMUP = 20;
 /** Each latency measurement stops issuing queries after this long (the vector scan at 1M takes seconds per query). */
 const BUDGET_MS = Number(process.env.BENCH_SCALE_SECONDS ?? 60) * 1000;
 const DEPTH = 100;
 const VECTOR_MODEL = 'bench-scale-random-unit';
+/** Files are written in batches of about this many passages, one transaction per write path (PostgresBm25Retriever.indexFiles, NodeVectorStore.upsert). */
+const BATCH_PASSAGES = Number(process.env.BENCH_SCALE_BATCH ?? 2000);
+/** maintenance_work_mem of the HNSW builds: pgvector builds fastest when the graph fits (about 3 GB at 1M vectors of 512 dimensions). */
+/**
+ * The vector storage the product is configured with (VECTOR_STORAGE): auto (pgvector where
+ * installed) or bytea, to measure a deployment without pgvector on a machine that has it.
+ */
+const VECTOR_STORAGE = process.env.BENCH_SCALE_VECTOR_STORAGE ?? 'auto';
+const MAINTENANCE_WORK_MEM = process.env.BENCH_SCALE_MAINTENANCE_WORK_MEM ?? '4GB';
 
 function loadLibs() {
   require(join(REPO_ROOT, 'node_modules/reflect-metadata'));
@@ -72,10 +82,10 @@ function databaseUrl(database) {
  */
 async function openDatabase(size, keep, fingerprint, log) {
   if (!keep) {
-    const infra = await startInfrastructure(`scale${formatSize(size)}`);
+    const infra = await startInfrastructure(`scale${formatSize(size)}${VECTOR_STORAGE === 'auto' ? '' : VECTOR_STORAGE}`);
     return { url: infra.databaseUrl, database: infra.database, kept: false, state: null, close: () => infra.teardown() };
   }
-  const database = `docintel_bench_scale_${formatSize(size).toLowerCase()}`;
+  const database = `docintel_bench_scale_${formatSize(size).toLowerCase()}${VECTOR_STORAGE === 'auto' ? '' : `_${VECTOR_STORAGE}`}`;
   const exists = await withAdmin(async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [database])).rowCount > 0);
   let state = null;
   if (exists) {
@@ -101,18 +111,17 @@ async function pgvectorAvailable() {
   return withAdmin(async (c) => (await c.query(`SELECT 1 FROM pg_available_extensions WHERE name = 'vector'`)).rowCount > 0);
 }
 
-/** The baselines' tables: what a team would build with PostgreSQL alone. */
-async function createBaselines(ds, { pgvector, dims }) {
+/**
+ * The full-text baseline's table: what a team would build with PostgreSQL alone. The pgvector
+ * baseline needs no table of its own: the product's vectors are a pgvector column with an HNSW
+ * index, loaded as one bulk-loads pgvector (rows, then one build), so the baseline queries those
+ * rows and that index with a plain ORDER BY … LIMIT (PGVECTOR_SEARCH).
+ */
+async function createBaselines(ds) {
   await ds.query(
     `CREATE TABLE scale_fts (namespace_id uuid NOT NULL, node_id uuid NOT NULL, body tsvector NOT NULL, PRIMARY KEY (namespace_id, node_id))`,
   );
   await ds.query('CREATE INDEX scale_fts_body_idx ON scale_fts USING gin (body)');
-  if (pgvector) {
-    await ds.query('CREATE EXTENSION IF NOT EXISTS vector');
-    await ds.query(
-      `CREATE TABLE scale_pgvector (namespace_id uuid NOT NULL, node_id uuid NOT NULL, embedding vector(${dims}) NOT NULL, PRIMARY KEY (namespace_id, node_id))`,
-    );
-  }
 }
 
 /** Any-term full-text search: the query's lexemes ORed (plainto_tsquery ANDs them), ranked by ts_rank. */
@@ -120,106 +129,147 @@ const FTS_SEARCH = `SELECT node_id, ts_rank(body, x.q) AS score
   FROM scale_fts, (SELECT replace(plainto_tsquery('english', $2)::text, ' & ', ' | ')::tsquery AS q) AS x
   WHERE namespace_id = $1 AND body @@ x.q ORDER BY score DESC LIMIT $3`;
 
+/** pgvector alone: the k nearest by cosine distance through the HNSW index, without the store's iterative scan and re-sort. */
+const PGVECTOR_SEARCH = (dims) => `SELECT node_id FROM node_embeddings WHERE namespace_id = $1 AND model = $2 AND dims = ${dims}
+  ORDER BY embedding::vector(${dims}) <=> $3::vector(${dims}) LIMIT ${DEPTH}`;
+
 const vectorOf = (key, dims) => unitVector(dims, seedOf(SEED, 'vector', key));
 const pgvectorText = (v) => `[${Array.from(v).join(',')}]`;
 
 /** Fills the namespace file by file, timing each write path on its own (generation excluded). */
-async function load({ ds, libs, source, size, namespace, pgvector, log }) {
+async function load({ ds, libs, source, size, namespace, log }) {
   const { PostgresBm25Retriever, RECOMMENDED_BM25 } = libs.retrieval;
   const retriever = new PostgresBm25Retriever(ds, RECOMMENDED_BM25);
-  const store = new libs.ai.NodeVectorStore(ds, { model: VECTOR_MODEL, dimensions: libs.dims });
-  const ms = { lexical: 0, vectors: 0, fts: 0, pgvector: 0 };
+  const store = new libs.ai.NodeVectorStore(ds, { model: VECTOR_MODEL, dimensions: libs.dims, storage: VECTOR_STORAGE });
+  const ms = { lexical: 0, vectors: 0, fts: 0 };
   let files = 0;
   let passages = 0;
+  let batches = 0;
   let nextReport = 0.1;
   const time = async (key, work) => {
     const t = performance.now();
     await work();
     ms[key] += performance.now() - t;
   };
-  for (const file of corpusFiles(source, size, SEED)) {
-    throwIfInterrupted();
-    const nodeIds = file.passages.map((p) => p.nodeId);
-    const vectors = nodeIds.map((id) => vectorOf(id, libs.dims));
-    await time('lexical', () => retriever.index(namespace, file.fileId, file.passages));
-    await time('vectors', () =>
-      store.upsert(
-        namespace,
-        nodeIds.map((nodeId, i) => ({ nodeId, fileId: file.fileId, vector: vectors[i] })),
+  let batch = [];
+  const flush = async () => {
+    if (!batch.length) return;
+    const passagesOf = batch.flatMap((f) => f.passages);
+    const nodeIds = passagesOf.map((p) => p.nodeId);
+    const rows = batch.flatMap((f) =>
+      f.passages.map((p) => ({ nodeId: p.nodeId, fileId: f.fileId, vector: vectorOf(p.nodeId, libs.dims) })),
+    );
+    // The write paths run side by side, as indexing-service's lexical and vector stages do: the
+    // analysis is JavaScript, the inserts PostgreSQL's work, so on two cores they overlap. Each
+    // path's time is its own wall time, so they add up to more than the load's.
+    await Promise.all([
+      time('lexical', () =>
+        retriever.indexFiles(
+          namespace,
+          batch.map((f) => ({ fileId: f.fileId, passages: f.passages })),
+        ),
       ),
-    );
-    await time('fts', () =>
-      ds.query(`INSERT INTO scale_fts SELECT $1::uuid, n, to_tsvector('english', t) FROM unnest($2::uuid[], $3::text[]) AS x (n, t)`, [
-        namespace,
-        nodeIds,
-        file.passages.map((p) => p.text),
-      ]),
-    );
-    if (pgvector) {
-      await time('pgvector', () =>
-        ds.query(`INSERT INTO scale_pgvector SELECT $1::uuid, n, e::vector FROM unnest($2::uuid[], $3::text[]) AS x (n, e)`, [
+      time('vectors', () => store.upsert(namespace, rows)),
+      time('fts', () =>
+        ds.query(`INSERT INTO scale_fts SELECT $1::uuid, n, to_tsvector('english', t) FROM unnest($2::uuid[], $3::text[]) AS x (n, t)`, [
           namespace,
           nodeIds,
-          vectors.map(pgvectorText),
+          passagesOf.map((p) => p.text),
         ]),
-      );
-    }
-    files++;
-    passages += file.passages.length;
+      ),
+    ]);
+    files += batch.length;
+    passages += passagesOf.length;
+    batches++;
+    batch = [];
     if (passages / size >= nextReport) {
       log(
-        `  ${formatSize(size)}: ${passages} passages in ${files} files (lexical ${(ms.lexical / 1000).toFixed(0)} s, vectors ${(ms.vectors / 1000).toFixed(0)} s)`,
+        `  ${formatSize(size)}: ${passages} passages in ${files} files (lexical ${(ms.lexical / 1000).toFixed(0)} s, vectors ${(ms.vectors / 1000).toFixed(0)} s, fts ${(ms.fts / 1000).toFixed(0)} s; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`,
       );
       nextReport += 0.1;
     }
-  }
-  if (pgvector) {
-    // What a team bulk-loading pgvector does: rows first, then one index build with room for the graph in memory.
-    await time('pgvector', async () => {
-      const runner = ds.createQueryRunner();
-      try {
-        await runner.query(`SET maintenance_work_mem = '1GB'`);
-        await runner.query('CREATE INDEX scale_pgvector_hnsw_idx ON scale_pgvector USING hnsw (embedding vector_cosine_ops)');
-        await runner.query('RESET maintenance_work_mem');
-      } finally {
-        await runner.release();
+  };
+  const started = performance.now();
+  let buildStarted = 0;
+  // The product's bulk path for vectors: rows first, then the model's HNSW index built once.
+  await store.bulkLoad(
+    async () => {
+      let inBatch = 0;
+      for (const file of corpusFiles(source, size, SEED)) {
+        throwIfInterrupted();
+        batch.push(file);
+        inBatch += file.passages.length;
+        if (inBatch >= BATCH_PASSAGES) {
+          await flush();
+          inBatch = 0;
+        }
       }
-    });
-  }
+      await flush();
+      buildStarted = performance.now();
+    },
+    { maintenanceWorkMem: MAINTENANCE_WORK_MEM },
+  );
+  const vectorIndexSeconds = (performance.now() - buildStarted) / 1000;
+  ms.vectors += vectorIndexSeconds * 1000;
+  log(`  ${formatSize(size)}: vector index built in ${vectorIndexSeconds.toFixed(0)} s`);
+  const wallSeconds = (performance.now() - started) / 1000;
   const t = performance.now();
-  await ds.query('ANALYZE');
+  // What autovacuum does to freshly inserted tables (autovacuum_vacuum_insert_threshold), here at
+  // once: statistics, and the visibility map that lets a search read postings from the index alone.
+  await ds.query('VACUUM (ANALYZE)');
   const rate = (key) => (ms[key] ? passages / (ms[key] / 1000) : null);
   return {
     files,
     passages,
+    wallSeconds,
+    vectorIndexSeconds,
+    filesPerBatch: files / Math.max(1, batches),
     seconds: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, v / 1000])),
     analyzeSeconds: (performance.now() - t) / 1000,
     passagesPerSecond: {
       lexical: rate('lexical'),
       vectors: rate('vectors'),
       fts: rate('fts'),
-      pgvector: pgvector ? rate('pgvector') : null,
+      all: passages / wallSeconds,
     },
   };
 }
 
-/** Bytes per passage of the product's tables (retrieval_* for the lexical index, node_embeddings) and of the baselines'. */
-async function disk(ds, passages) {
+/**
+ * Bytes per passage of the product's tables (retrieval_* for the lexical index, node_embeddings) and
+ * of the baseline's: each table's size over the passages it holds in every namespace, so that a kept
+ * database holding more than the bench's namespace is still measured right.
+ */
+async function disk(ds) {
   const rows = await ds.query(
     `SELECT c.relname AS name, pg_total_relation_size(c.oid)::bigint AS bytes FROM pg_class c
      JOIN pg_namespace n ON n.oid = c.relnamespace
      WHERE n.nspname = 'indexing' AND c.relkind IN ('r', 'p', 'm') ORDER BY c.relname`,
   );
+  const [held] = await ds.query(
+    `SELECT (SELECT coalesce(sum(doc_count), 0) FROM retrieval_stats)::float8 AS lexical,
+            (SELECT count(*) FROM node_embeddings)::float8 AS vectors,
+            (SELECT count(*) FROM scale_fts)::float8 AS fts`,
+  );
   const tables = Object.fromEntries(rows.map((r) => [r.name, Number(r.bytes)]));
   const sum = (pred) => Object.entries(tables).reduce((s, [name, bytes]) => s + (pred(name) ? bytes : 0), 0);
-  const perPassage = (bytes) => (bytes ? bytes / passages : null);
+  const perPassage = (bytes, passages) => (bytes && passages ? bytes / passages : null);
   return {
     tables,
+    passagesHeld: held,
     bytesPerPassage: {
-      lexical: perPassage(sum((n) => n.startsWith('retrieval'))),
-      vectors: perPassage(sum((n) => n === 'node_embeddings')),
-      fts: perPassage(sum((n) => n === 'scale_fts')),
-      pgvector: perPassage(sum((n) => n === 'scale_pgvector')),
+      lexical: perPassage(
+        sum((n) => n.startsWith('retrieval')),
+        held.lexical,
+      ),
+      vectors: perPassage(
+        sum((n) => n === 'node_embeddings'),
+        held.vectors,
+      ),
+      fts: perPassage(
+        sum((n) => n === 'scale_fts'),
+        held.fts,
+      ),
     },
   };
 }
@@ -254,7 +304,15 @@ async function measure(search, queries, concurrency) {
 async function measureSize({ libs, source, queries, size, keep, pgvector, log }) {
   const { HybridPassageSearch, PostgresBm25Retriever, DEFAULT_HYBRID, RECOMMENDED_BM25 } = libs.retrieval;
   const { createDataSource, initializeDataSource } = libs.persistence;
-  const fingerprint = JSON.stringify({ SEED, GENERATOR, size, pgvector, dims: libs.dims, migrations: libs.migrations.map((m) => m.name) });
+  const fingerprint = JSON.stringify({
+    SEED,
+    GENERATOR,
+    size,
+    pgvector,
+    ...(VECTOR_STORAGE === 'auto' ? {} : { storage: VECTOR_STORAGE }),
+    dims: libs.dims,
+    migrations: libs.migrations.map((m) => m.name),
+  });
   const db = await openDatabase(size, keep, fingerprint, log);
   let ds;
   try {
@@ -263,9 +321,9 @@ async function measureSize({ libs, source, queries, size, keep, pgvector, log })
     const namespace = uuidOf('namespace', `${SEED}:${size}`);
     let loaded = db.state?.load;
     if (!loaded) {
-      await createBaselines(ds, { pgvector, dims: libs.dims });
+      await createBaselines(ds);
       log(`${formatSize(size)}: loading ${size} passages into ${db.database}`);
-      loaded = await load({ ds, libs, source, size, namespace, pgvector, log });
+      loaded = await load({ ds, libs, source, size, namespace, log });
       loaded.loadedAt = new Date().toISOString();
       if (db.kept) {
         await ds.query(`CREATE TABLE scale_bench_state (key text PRIMARY KEY, value jsonb NOT NULL)`);
@@ -274,7 +332,7 @@ async function measureSize({ libs, source, queries, size, keep, pgvector, log })
         ]);
       }
     }
-    const storage = await disk(ds, loaded.passages);
+    const storage = await disk(ds);
     // The migration picks the vector column (pgvector or bytea scanned in Node); the report says which ran.
     const [{ type: vectorColumn }] = await ds.query(
       `SELECT t.typname AS type FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid
@@ -285,7 +343,7 @@ async function measureSize({ libs, source, queries, size, keep, pgvector, log })
     );
 
     const retriever = new PostgresBm25Retriever(ds, RECOMMENDED_BM25);
-    const store = new libs.ai.NodeVectorStore(ds, { model: VECTOR_MODEL, dimensions: libs.dims });
+    const store = new libs.ai.NodeVectorStore(ds, { model: VECTOR_MODEL, dimensions: libs.dims, storage: VECTOR_STORAGE });
     const queryVectors = new Map(queries.map((q) => [q, vectorOf(`query:${q}`, libs.dims)]));
     const hybrid = new HybridPassageSearch({
       retriever,
@@ -301,21 +359,19 @@ async function measureSize({ libs, source, queries, size, keep, pgvector, log })
       fts100: (q) => ds.query(FTS_SEARCH, [namespace, q, 100]),
       fts40: (q) => ds.query(FTS_SEARCH, [namespace, q, 40]),
     };
-    if (pgvector) {
-      legs.pgvector = (q) =>
-        ds.query(`SELECT node_id FROM scale_pgvector WHERE namespace_id = $1 ORDER BY embedding <=> $2::vector LIMIT ${DEPTH}`, [
-          namespace,
-          pgvectorText(queryVectors.get(q)),
-        ]);
+    if (vectorColumn === 'vector') {
+      legs.pgvector = (q) => ds.query(PGVECTOR_SEARCH(libs.dims), [namespace, VECTOR_MODEL, pgvectorText(queryVectors.get(q))]);
     }
     const latency = {};
     for (const [name, search] of Object.entries(legs)) {
       latency[name] = {};
       for (const concurrency of [1, 8]) {
         const m = await measure(search, queries, concurrency);
+        // The machine's 1-minute load average after the measurement (2 cores: above 2, queries waited for CPU).
+        m.loadAverage = loadavg()[0];
         latency[name][concurrency] = m;
         log(
-          `  ${formatSize(size)} ${name} x${concurrency}: p50 ${m.p50?.toFixed(1)} p95 ${m.p95?.toFixed(1)} p99 ${m.p99?.toFixed(1)} ms (${m.n}/${m.of})`,
+          `  ${formatSize(size)} ${name} x${concurrency}: p50 ${m.p50?.toFixed(1)} p95 ${m.p95?.toFixed(1)} p99 ${m.p99?.toFixed(1)} ms (${m.n}/${m.of}); load ${m.loadAverage.toFixed(1)}`,
         );
       }
     }
@@ -345,7 +401,7 @@ async function measureNdcg({ libs, scifact, log }) {
   try {
     const opts = { url: infra.databaseUrl, schema: 'indexing', entities: [], migrations: libs.migrations, poolSize: 4 };
     ds = await initializeDataSource(createDataSource(opts), opts);
-    await createBaselines(ds, { pgvector: false, dims: libs.dims });
+    await createBaselines(ds);
     const namespace = uuidOf('namespace', `${SEED}:scifact`);
     const retriever = new PostgresBm25Retriever(ds, RECOMMENDED_BM25);
     const docOfNode = new Map(scifact.corpus.map((d) => [uuidOf('node', `scifact:${d.id}`), d.id]));

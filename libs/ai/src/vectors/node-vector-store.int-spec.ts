@@ -260,6 +260,51 @@ describe.each<Exclude<VectorStorage, 'auto'>>(['bytea', 'pgvector'])('NodeVector
     await expect(store.search(namespace, axis(0), { k: 0 })).rejects.toThrow('k must be an integer from 1 to 1000');
   });
 
+  it('bulkLoad() writes through upsert with the index dropped, then builds it once', async () => {
+    const dims = 8;
+    const model = 'bulk-model';
+    const bulk = new NodeVectorStore(ds, { model, dimensions: dims, storage });
+    await bulk.prepare();
+    const indexes = async () =>
+      (
+        (await ds.query(`SELECT indexdef FROM pg_indexes WHERE tablename = 'node_embeddings' AND indexdef LIKE '%hnsw%'`)) as {
+          indexdef: string;
+        }[]
+      )
+        .map((r) => r.indexdef)
+        .filter((d) => d.includes(`'${model}'`));
+    const before = await indexes();
+    expect(before).toHaveLength(storage === 'pgvector' ? 1 : 0);
+    const namespace = ns();
+    const [a, b] = [randomUUID(), randomUUID()];
+    const rows = randomVectors(5, 300, dims).map((v, i) => row(i % 2 ? a : b, v));
+    const during = await bulk.bulkLoad(
+      async () => {
+        await bulk.upsert(namespace, rows.slice(0, 150));
+        await bulk.upsert(namespace, rows.slice(150));
+        return indexes();
+      },
+      { maintenanceWorkMem: '64MB' },
+    );
+    expect(during).toEqual([]);
+    expect(await indexes()).toEqual(before);
+    const q = randomVectors(6, 1, dims)[0];
+    expect((await bulk.search(namespace, q, { k: 5 })).map((h) => h.nodeId)).toEqual(exactTop(rows, q, 5));
+    expect([...(await bulk.meanVectors(namespace)).keys()].sort()).toEqual([a, b].sort());
+
+    // A failing load still leaves the index in place; a bad memory size is refused before anything is dropped.
+    await expect(
+      bulk.bulkLoad(async () => {
+        throw new Error('load failed');
+      }),
+    ).rejects.toThrow('load failed');
+    expect(await indexes()).toEqual(before);
+    await expect(bulk.bulkLoad(async () => undefined, { maintenanceWorkMem: "1GB'; DROP TABLE x; --" })).rejects.toThrow(
+      'maintenanceWorkMem must be a size',
+    );
+    expect(await indexes()).toEqual(before);
+  });
+
   it('finds a small namespace’s k nearest among a large namespace’s vectors', async () => {
     const dims = 16;
     const model = 'namespaces-model';

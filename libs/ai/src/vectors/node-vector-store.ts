@@ -176,6 +176,30 @@ export class NodeVectorStore {
     );
   }
 
+  /**
+   * Runs `work` (writes through upsert, e.g. loading many files) with this model's HNSW index over
+   * node vectors dropped, then builds it once over every row, with `maintenanceWorkMem` (default
+   * 1GB) for the build: on pgvector, building the graph once is many times faster than inserting
+   * each vector into it. Meanwhile searches of this model, in every namespace, scan its vectors
+   * exactly (correct, slower); the index is rebuilt also when `work` fails. A no-op wrapper on
+   * bytea storage.
+   */
+  async bulkLoad<T>(work: () => Promise<T>, options: { maintenanceWorkMem?: string } = {}): Promise<T> {
+    const memory = options.maintenanceWorkMem ?? '1GB';
+    if (!/^\d+\s*(kB|MB|GB)$/.test(memory)) throw new RangeError('maintenanceWorkMem must be a size such as 512MB or 2GB');
+    const storage = await this.ready();
+    if (storage.kind === 'bytea' || this.options.dimensions > HNSW_MAX_DIMS) return work();
+    await this.dataSource.query(`DROP INDEX IF EXISTS ${this.indexName('node_embeddings')}`);
+    try {
+      return await work();
+    } finally {
+      await this.inTransaction(async (runner) => {
+        await runner.query(`SET LOCAL maintenance_work_mem = '${memory}'`);
+        await this.ensureIndexes(runner, storage);
+      });
+    }
+  }
+
   /** Removes every vector of the file, of every model (its document vectors go with them). Returns how many were removed. */
   async deleteForFile(namespace: string, fileId: string, manager?: EntityManager): Promise<number> {
     const db = manager ?? this.dataSource.manager;
@@ -467,11 +491,16 @@ export class NodeVectorStore {
     return storage;
   }
 
+  /** The name of this model's HNSW index on the table. */
+  private indexName(table: 'node_embeddings' | 'document_embeddings'): string {
+    const hash = createHash('sha256').update(`${this.options.model}/${this.options.dimensions}`).digest('hex').slice(0, 16);
+    return `${table}_hnsw_${hash}`;
+  }
+
   /** This model's HNSW indexes, over node and document vectors (idempotent). */
   private async ensureIndexes(db: Db, storage: { schema: string }): Promise<void> {
     const dims = this.options.dimensions;
     if (dims > HNSW_MAX_DIMS) return;
-    const hash = createHash('sha256').update(`${this.options.model}/${dims}`).digest('hex').slice(0, 16);
     const model = this.options.model.replace(/'/g, "''");
     for (const [table, column] of [
       ['node_embeddings', 'embedding'],
@@ -479,7 +508,7 @@ export class NodeVectorStore {
     ] as const) {
       if (!(await tableExists(db, table))) continue;
       await db.query(
-        `CREATE INDEX IF NOT EXISTS ${table}_hnsw_${hash} ON ${table}
+        `CREATE INDEX IF NOT EXISTS ${this.indexName(table)} ON ${table}
          USING hnsw ((${column}::"${storage.schema}".vector(${dims})) "${storage.schema}".vector_cosine_ops)
          WHERE model = '${model}' AND dims = ${dims}`,
       );

@@ -42,6 +42,19 @@ describe('analyze', () => {
   });
 });
 
+describe('analyze, repeated', () => {
+  it('gives a word the same term every time it is seen (the word cache changes nothing)', () => {
+    const text = "Résumés of the tenants' terminated leases: Tenant's résumé, TERMINATED, don't";
+    const first = analyze(text);
+    expect(first).toEqual(['resum', 'tenant', 'termin', 'leas', 'tenant', 'resum', 'termin', 'dont']);
+    for (let i = 0; i < 3; i++) expect(analyze(text)).toEqual(first);
+    // More distinct words than the cache holds: it is emptied and refilled, terms unchanged.
+    const many = Array.from({ length: 120_000 }, (_, i) => `terminated${i}`);
+    expect(analyze(many.join(' '))).toEqual(many);
+    expect(analyze(text)).toEqual(first);
+  });
+});
+
 describe('termFrequencies', () => {
   it('counts terms after analysis and gives the analysed length', () => {
     const { length, tf } = termFrequencies('Notice, notices and the noticed notice period');

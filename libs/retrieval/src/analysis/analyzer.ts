@@ -33,13 +33,29 @@ export function analyze(text: string): string[] {
   for (const piece of pieces(normalized)) {
     for (const segment of segmenter.segment(piece)) {
       if (!segment.isWordLike) continue;
-      let word = segment.segment.normalize('NFD').replace(DIACRITICS, '').normalize('NFC');
-      word = word.replace(POSSESSIVE, '').replace(APOSTROPHES, '');
-      if (!word || word.length > MAX_TERM_LENGTH || ENGLISH_STOP_WORDS.has(word)) continue;
-      terms.push(porterStem(word));
+      const term = termOf(segment.segment);
+      if (term !== null) terms.push(term);
     }
   }
   return terms;
+}
+
+/** Words seen recently and their terms (null: not indexed); a word's term depends on the word alone. */
+const TERM_CACHE_SIZE = 100_000;
+let termCache = new Map<string, string | null>();
+
+/** The term of one lower-cased word from the segmenter, or null when it is not indexed. */
+function termOf(segment: string): string | null {
+  const cached = termCache.get(segment);
+  if (cached !== undefined) return cached;
+  let word = segment.normalize('NFD').replace(DIACRITICS, '').normalize('NFC');
+  word = word.replace(POSSESSIVE, '').replace(APOSTROPHES, '');
+  const term = !word || word.length > MAX_TERM_LENGTH || ENGLISH_STOP_WORDS.has(word) ? null : porterStem(word);
+  // Folding and stemming cost more than the lookup; vocabularies follow Zipf's law, so most words
+  // of a text were seen recently. Emptied when full rather than evicting one by one.
+  if (termCache.size >= TERM_CACHE_SIZE) termCache = new Map();
+  termCache.set(segment, term);
+  return term;
 }
 
 /** Characters given to the segmenter at once. */

@@ -220,6 +220,51 @@ describe('PostgresBm25Retriever', () => {
     expect(await stats(namespace)).toEqual({ n: 0, total: 0 });
   });
 
+  it('indexFiles() indexes many files as index() does file by file', async () => {
+    const [bulk, oneByOne] = [ns(), ns()];
+    const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
+    const moved = randomUUID();
+    const files = [
+      { fileId: a, passages: [passage('lease term of five years', randomUUID()), passage('rent review clause', moved)] },
+      { fileId: b, passages: [passage('rent deposit held in escrow', randomUUID()), passage('the of and', randomUUID())] },
+      // The same node in a later file: it belongs to the later one, with that text.
+      { fileId: c, passages: [passage('rent paid monthly in advance', moved)] },
+    ];
+    await retriever.indexFiles(bulk, files);
+    for (const f of files) await retriever.index(oneByOne, f.fileId, f.passages);
+    const hits = async (namespace: string, query: string) =>
+      (await retriever.search(namespace, query, { limit: 10 })).map((h) => [h.nodeId, h.fileId, h.score.toFixed(9)]);
+    for (const query of ['rent', 'lease escrow', 'advance review']) expect(await hits(bulk, query)).toEqual(await hits(oneByOne, query));
+    expect(await hits(bulk, 'review')).toEqual([]);
+    expect(await stats(bulk)).toEqual(await stats(oneByOne));
+    expect(await stats(bulk)).toEqual({ n: 3, total: 12 });
+    expect(await dictionary(bulk)).toEqual(await dictionary(oneByOne));
+    expect(await dfDrift(bulk)).toEqual([]);
+
+    // Again over existing files: each given file is replaced, an empty one removed, others kept.
+    await retriever.indexFiles(bulk, [
+      { fileId: a, passages: [passage('lease renewal option', randomUUID())] },
+      { fileId: b, passages: [] },
+    ]);
+    expect((await retriever.search(bulk, 'rent lease', { limit: 10 })).map((h) => h.fileId).sort()).toEqual([a, c].sort());
+    expect(await stats(bulk)).toEqual({ n: 2, total: 7 });
+    expect(await postings(bulk)).toEqual({ count: 7, orphans: 0 });
+    expect(await dfDrift(bulk)).toEqual([]);
+    await retriever.indexFiles(bulk, []); // nothing to do
+    expect(await stats(bulk)).toEqual({ n: 2, total: 7 });
+  });
+
+  it('indexFiles() writes in the caller’s transaction when given its manager', async () => {
+    const namespace = ns();
+    await expect(
+      ds.transaction(async (manager) => {
+        await retriever.indexFiles(namespace, [{ fileId: randomUUID(), passages: [passage('rolled back')] }], manager);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await stats(namespace)).toBeNull();
+  });
+
   it('add() adds a batch to a file and keeps the file’s other passages', async () => {
     const namespace = ns();
     const [file, other] = [randomUUID(), randomUUID()];

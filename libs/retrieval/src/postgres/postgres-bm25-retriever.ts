@@ -10,6 +10,12 @@ export interface Bm25Parameters {
   b?: number;
 }
 
+/** One file's passages, for PostgresBm25Retriever.indexFiles. */
+export interface FilePassages {
+  fileId: string;
+  passages: Passage[];
+}
+
 export const DEFAULT_BM25: Required<Bm25Parameters> = { k1: 0.9, b: 0.4 };
 
 /**
@@ -31,8 +37,12 @@ export interface PostgresBm25Options extends Bm25Parameters {
 export const DEFAULT_CANDIDATES_PER_TERM = 1000;
 
 const MAX_LIMIT = 1000;
-/** Postings per INSERT, keeping each statement's arrays at a few hundred KiB. */
-const INSERT_CHUNK = 20_000;
+/**
+ * Postings per INSERT (its arrays a few MiB). One statement inserts them sorted in index order, so the
+ * larger the chunk, the more of a term's new postings land on the same index page: a bulk write of
+ * thousands of passages touches each term's pages once rather than once per chunk.
+ */
+const INSERT_CHUNK = 200_000;
 /**
  * A search restricted to files counts their passages up to this many times the postings read per
  * term, to choose between scoring those passages directly and reading postings in impact order.
@@ -46,6 +56,8 @@ const FILTER_COUNT_CAP_FACTOR = 20;
  */
 const RESCORED_FACTOR = 5;
 const RESCORED_MIN = 100;
+/** work_mem of a search's transaction: the postings read and their grouping by passage (a few MB at most). */
+const SEARCH_WORK_MEM = '32MB';
 
 /** BM25's term-frequency part, in SQL ($3 = k1, $4 = b; s.avglen from QUERY_TERMS). */
 const tfPart = (tf: string, length: string) =>
@@ -113,7 +125,19 @@ export class PostgresBm25Retriever implements PassageRetriever {
    * stop words or punctuation) are not indexed. Pass a transaction's manager to join it.
    */
   async index(namespaceId: string, fileId: string, passages: Passage[], manager?: EntityManager): Promise<void> {
-    await this.write(manager, (db) => this.store(db, namespaceId, fileId, passages, 'replace-file'));
+    await this.write(manager, (db) => this.store(db, namespaceId, [{ fileId, passages }], 'replace-file'));
+  }
+
+  /**
+   * Replaces the passages of each of these files, as index() would file by file, in one
+   * transaction (or the given manager's) that locks the namespace once, looks its terms up once and
+   * writes the passages and postings of many files per statement: the bulk path for loading many
+   * files. A file given twice is indexed with its last passages; a file with no passages is removed.
+   */
+  async indexFiles(namespaceId: string, files: FilePassages[], manager?: EntityManager): Promise<void> {
+    if (!files.length) return;
+    const byFile = [...new Map(files.map((f) => [f.fileId, f])).values()];
+    await this.write(manager, (db) => this.store(db, namespaceId, byFile, 'replace-file'));
   }
 
   /**
@@ -123,7 +147,7 @@ export class PostgresBm25Retriever implements PassageRetriever {
    */
   async add(namespaceId: string, fileId: string, passages: Passage[], manager?: EntityManager): Promise<void> {
     if (!passages.length) return;
-    await this.write(manager, (db) => this.store(db, namespaceId, fileId, passages, 'these-nodes'));
+    await this.write(manager, (db) => this.store(db, namespaceId, [{ fileId, passages }], 'these-nodes'));
   }
 
   /** Removes these passages of the file; ids it does not have are ignored. Pass a transaction's manager to join it. */
@@ -136,12 +160,14 @@ export class PostgresBm25Retriever implements PassageRetriever {
     });
   }
 
-  private async store(db: EntityManager, namespaceId: string, fileId: string, passages: Passage[], scope: 'replace-file' | 'these-nodes') {
-    const given = [...new Map(passages.map((p) => [p.nodeId, p])).values()];
-    const docs: Array<{ nodeId: string; length: number; tf: Map<string, number> }> = [];
+  private async store(db: EntityManager, namespaceId: string, files: FilePassages[], scope: 'replace-file' | 'these-nodes') {
+    // A node id given twice (within a file or across files) is indexed once, with the last passage.
+    const given = new Map<string, { fileId: string; passage: Passage }>();
+    for (const f of files) for (const p of f.passages) given.set(p.nodeId, { fileId: f.fileId, passage: p });
+    const docs: Array<{ nodeId: string; fileId: string; length: number; tf: Map<string, number> }> = [];
     let analysed = 0;
-    for (const p of given) {
-      const d = { nodeId: p.nodeId, ...termFrequencies(p.text) };
+    for (const { fileId, passage: p } of given.values()) {
+      const d = { nodeId: p.nodeId, fileId, ...termFrequencies(p.text) };
       if (d.length > 0) docs.push(d);
       // Analysis is CPU work (about 1 µs a character): let the process answer requests between slices.
       if ((analysed += p.text.length) > 50_000) {
@@ -156,29 +182,36 @@ export class PostgresBm25Retriever implements PassageRetriever {
        RETURNING doc_count::text AS "docCount", total_length::text AS "totalLength"`,
       [namespaceId],
     )) as { docCount: string; totalLength: string }[];
-    // Replacing the file: everything of the file goes, and the given nodes wherever they are. Adding:
-    // only the given nodes (also those without terms now, whose old text must not stay findable).
-    const removed =
-      scope === 'replace-file'
-        ? await deleteDocs(
-            db,
-            namespaceId,
-            fileId,
-            docs.map((d) => d.nodeId),
-            'file-and-nodes',
-          )
-        : await deleteDocs(
-            db,
-            namespaceId,
-            fileId,
-            given.map((p) => p.nodeId),
-            'nodes-anywhere',
-          );
+    // Replacing a file: everything of the file goes, and the nodes it is given wherever they are.
+    // Adding: only the given nodes (also those without terms now, whose old text must not stay findable).
+    const nodesWithTerms = new Map<string, string[]>();
+    for (const d of docs) {
+      const nodes = nodesWithTerms.get(d.fileId);
+      if (nodes) nodes.push(d.nodeId);
+      else nodesWithTerms.set(d.fileId, [d.nodeId]);
+    }
+    const removed = { count: 0, length: 0 };
+    for (const f of files) {
+      const r =
+        scope === 'replace-file'
+          ? await deleteDocs(db, namespaceId, f.fileId, nodesWithTerms.get(f.fileId) ?? [], 'file-and-nodes')
+          : await deleteDocs(
+              db,
+              namespaceId,
+              f.fileId,
+              f.passages.map((p) => p.nodeId),
+              'nodes-anywhere',
+            );
+      removed.count += r.count;
+      removed.length += r.length;
+    }
     const added = { count: docs.length, length: docs.reduce((sum, d) => sum + d.length, 0) };
     if (docs.length) {
       const termIds = await this.termIds(db, namespaceId, docs);
       // Impacts with the average length this write leaves, so a first write is ordered like later ones.
       const avglen = (Number(before.totalLength) - removed.length + added.length) / (Number(before.docCount) - removed.count + added.count);
+      // Each term's df rises once for the whole write, after its postings are in.
+      const df = new Map<string, number>();
       for (let i = 0; i < docs.length;) {
         const slice: typeof docs = [];
         for (let postings = 0; i < docs.length && postings < INSERT_CHUNK; i++) {
@@ -189,7 +222,6 @@ export class PostgresBm25Retriever implements PassageRetriever {
         const tfs: number[] = [];
         const impacts: number[] = [];
         const bounds: Array<[number, number]> = [];
-        const df = new Map<string, number>();
         for (const d of slice) {
           const from = ids.length + 1;
           for (const [term, tf] of d.tf) {
@@ -204,19 +236,19 @@ export class PostgresBm25Retriever implements PassageRetriever {
         await db.query(
           `WITH d AS (
              INSERT INTO retrieval_docs (namespace_id, node_id, file_id, length, term_ids, tfs, impacts)
-             SELECT $1::uuid, u.node_id, $2::uuid, u.length, ($5::bigint[])[u.lo:u.hi], ($6::smallint[])[u.lo:u.hi], ($7::smallint[])[u.lo:u.hi]
-             FROM unnest($3::uuid[], $4::int[], $8::int[], $9::int[]) AS u(node_id, length, lo, hi)
+             SELECT $1::uuid, u.node_id, u.file_id, u.length, ($5::bigint[])[u.lo:u.hi], ($6::smallint[])[u.lo:u.hi], ($7::smallint[])[u.lo:u.hi]
+             FROM unnest($3::uuid[], $4::int[], $8::int[], $9::int[], $2::uuid[]) AS u(node_id, length, lo, hi, file_id)
              RETURNING doc_id, length, term_ids, impacts, tfs
            ), postings AS (
              INSERT INTO retrieval_postings (term_id, doc_id, impact, tf, length)
              SELECT x.term_id, d.doc_id, x.impact, x.tf, d.length FROM d, unnest(d.term_ids, d.impacts, d.tfs) AS x(term_id, impact, tf)
+             -- In index order: the postings of one term land on neighbouring index pages.
+             ORDER BY x.term_id, x.impact DESC, d.doc_id
            )
-           UPDATE retrieval_terms t SET df = t.df + c.n
-           FROM unnest($10::bigint[], $11::int[]) AS c(term_id, n)
-           WHERE t.namespace_id = $1 AND t.term_id = c.term_id`,
+           SELECT count(*) FROM d`,
           [
             namespaceId,
-            fileId,
+            slice.map((d) => d.fileId),
             slice.map((d) => d.nodeId),
             slice.map((d) => d.length),
             ids,
@@ -224,11 +256,15 @@ export class PostgresBm25Retriever implements PassageRetriever {
             impacts,
             bounds.map((r) => r[0]),
             bounds.map((r) => r[1]),
-            [...df.keys()],
-            [...df.values()],
           ],
         );
       }
+      await db.query(
+        `UPDATE retrieval_terms t SET df = t.df + c.n
+         FROM unnest($2::bigint[], $3::int[]) AS c(term_id, n)
+         WHERE t.namespace_id = $1 AND t.term_id = c.term_id`,
+        [namespaceId, [...df.keys()], [...df.values()]],
+      );
     }
     await updateStats(db, namespaceId, added.count - removed.count, added.length - removed.length);
   }
@@ -311,7 +347,15 @@ export class PostgresBm25Retriever implements PassageRetriever {
         ORDER BY score DESC, d.node_id
         LIMIT $5`;
     }
-    const rows = (await this.dataSource.query(sql, params)) as { nodeId: string; fileId: string; score: number | string }[];
+    const rows = await this.dataSource.transaction(async (db) => {
+      // The planner sees one average posting count for every term and, below the limit, prefers a
+      // bitmap scan that reads all of a term's postings and sorts them: for a frequent term of a
+      // large namespace that is every posting. Without bitmap scans a term's postings are read in
+      // index (impact) order and the read stops at the limit. The grouping of what was read stays
+      // in memory instead of spilling to disk.
+      await db.query(`SELECT set_config('enable_bitmapscan', 'off', true), set_config('work_mem', '${SEARCH_WORK_MEM}', true)`);
+      return (await db.query(sql, params)) as { nodeId: string; fileId: string; score: number | string }[];
+    });
     return rows.map((r) => ({ nodeId: r.nodeId, fileId: r.fileId, score: Number(r.score) }));
   }
 
