@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from 'pg';
-import { TOKEN_REVOKED_CHANNEL, tokenRequestProblem } from '../identity/identity-rules';
+import { TOKEN_REVOKED_CHANNEL, tokenRequestProblem, type CreatedToken, type TokenSummary } from '../identity/identity-rules';
 import { formatToken, hashSecret, newTokenSecret, parseToken, secretMatches } from '../identity/token-format';
 
 /**
@@ -14,26 +14,6 @@ export class InvalidRequestError extends Error {
   constructor(readonly details: Array<{ field: string; problem: string }>) {
     super('The request is invalid');
   }
-}
-
-export interface CreatedToken {
-  token: string;
-  tokenId: string;
-  namespace: string;
-  email: string;
-  expiresTime: number | null;
-  createdNamespace: boolean;
-  createdUser: boolean;
-}
-
-export interface TokenSummary {
-  id: string;
-  name: string;
-  email: string;
-  namespace: string;
-  createdTime: number;
-  expiresTime: number | null;
-  revokedTime: number | null;
 }
 
 interface Named {

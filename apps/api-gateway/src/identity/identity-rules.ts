@@ -1,10 +1,10 @@
 import isEmail from 'validator/lib/isEmail';
 
 /**
- * What a token request must satisfy, and the constants the identity schema's users share. Kept
- * free of Nest, TypeORM and class-validator so that the CLI (cli/identity-store.ts) checks the
- * same rules as IdentityService without loading them. `validator`'s isEmail is the one
- * class-validator's isEmail calls.
+ * What a token request must satisfy, what the token commands answer, and the constants the
+ * identity schema's users share. Kept free of Nest, TypeORM and class-validator so that the CLI
+ * (cli/identity-store.ts) checks the same rules as IdentityService without loading them.
+ * `validator`'s isEmail is the one class-validator's isEmail calls.
  */
 const NAMESPACE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 
@@ -27,4 +27,26 @@ export function tokenRequestProblem(opts: {
   if (days !== undefined && !(Number.isInteger(days) && days > 0 && days <= MAX_TOKEN_DAYS))
     return { field: 'expiresInDays', problem: `must be a whole number of days from 1 to ${MAX_TOKEN_DAYS}` };
   return undefined;
+}
+
+/** A token as created: the secret is shown once, here. */
+export interface CreatedToken {
+  token: string;
+  tokenId: string;
+  namespace: string;
+  email: string;
+  expiresTime: number | null;
+  createdNamespace: boolean;
+  createdUser: boolean;
+}
+
+/** A token as listed: never its secret. */
+export interface TokenSummary {
+  id: string;
+  name: string;
+  email: string;
+  namespace: string;
+  createdTime: number;
+  expiresTime: number | null;
+  revokedTime: number | null;
 }

@@ -3,32 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DomainError, ErrorCode } from '@docintel/contracts';
 import { AccessTokenEntity, MembershipEntity, NamespaceEntity, UserEntity } from './identity.entities';
-import { MAX_TOKEN_DAYS, TOKEN_REVOKED_CHANNEL, tokenRequestProblem } from './identity-rules';
+import { MAX_TOKEN_DAYS, TOKEN_REVOKED_CHANNEL, tokenRequestProblem, type CreatedToken, type TokenSummary } from './identity-rules';
 import type { Principal } from './principal';
 import { TokenCache } from './token-cache';
 import { formatToken, hashSecret, newTokenSecret, parseToken, secretMatches } from './token-format';
 
-export { MAX_TOKEN_DAYS, TOKEN_REVOKED_CHANNEL };
-
-export interface CreatedToken {
-  token: string;
-  tokenId: string;
-  namespace: string;
-  email: string;
-  expiresTime: number | null;
-  createdNamespace: boolean;
-  createdUser: boolean;
-}
-
-export interface TokenSummary {
-  id: string;
-  name: string;
-  email: string;
-  namespace: string;
-  createdTime: number;
-  expiresTime: number | null;
-  revokedTime: number | null;
-}
+export { MAX_TOKEN_DAYS, TOKEN_REVOKED_CHANNEL, type CreatedToken, type TokenSummary };
 
 interface TokenRow {
   secret_hash: string;
