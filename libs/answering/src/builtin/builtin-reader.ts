@@ -3,6 +3,7 @@ import { notFound, type Citation, type Reader, type ReaderAnswer, type ReaderPas
 import { formatRawValue, toDataValue } from '../typed/data-value';
 import { answerBool } from './bool-answer';
 import { candidatesFor, type RawCandidate } from './candidates';
+import { coordinationAround } from './coordination';
 import { absentFrom, buildLattice, DEFAULT_LATTICE, type SentenceView } from './lattice';
 import { confidenceOf, decide, DEFAULT_THRESHOLDS, minConfidenceFor } from './decision';
 import { builtinModel, type LinearModel } from './model';
@@ -226,6 +227,8 @@ export class BuiltinReader implements Reader {
    */
   private several(valued: Valued[], type: AnswerTypeDto): Valued[] {
     const best = valued[0];
+    const listed = type.dataType === 'STRING' ? this.coordinated(valued) : undefined;
+    if (listed) return listed;
     const floor = best.probability / 20;
     const sameSentence = (v: Valued) => v.candidate.view === best.candidate.view && type.dataType !== 'STRING';
     const kind = kindOf(best.candidate.text);
@@ -243,6 +246,30 @@ export class BuiltinReader implements Reader {
       if (!overlaps) chosen.push(v);
     }
     return chosen;
+  }
+
+  /** The items of the coordination the best span stands in ("A, B and C"), each cited where it stands. */
+  private coordinated(valued: Valued[]): Valued[] | undefined {
+    const best = valued[0];
+    const c = best.candidate;
+    const kind = kindOf(c.text) === 'name' ? 'name' : 'phrase';
+    const items = coordinationAround(c.view.passage.text, c.view.start, c.view.end, c.start, c.end, kind);
+    if (!items) return undefined;
+    // The list is as likely as the spans inside it together (the model's spans exclude each other).
+    const from = items[0].start;
+    const to = items[items.length - 1].end;
+    const inside = valued
+      .filter((v) => v.candidate.view.passage.id === c.view.passage.id && v.candidate.start >= from && v.candidate.end <= to)
+      .reduce((sum, v) => sum + v.probability, 0);
+    const probability = Math.min(1, Math.max(best.probability, inside)) / items.length;
+    const out: Valued[] = [];
+    for (const item of items.slice(0, this.options.maxValues)) {
+      const read = toDataValue(item.text, { dataType: 'STRING', multiValued: false } as AnswerTypeDto);
+      if (!read.value) continue;
+      const candidate: Candidate = { ...c, start: item.start, end: item.end, text: item.text, key: item.text.toLowerCase() };
+      out.push({ candidate, probability, value: read.value, rawValue: item.text });
+    }
+    return out.length > 1 ? out : undefined;
   }
 
   private sentenceOf(c: Candidate): string {
