@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createDocintelClient, unwrap, uploadMultipart, waitForIndexedFile, waitForJob, type DocintelClient } from '@docintel/api-client';
 import { REPO_ROOT, TestStack } from '@docintel/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { DESKTOP, launchChromium, openPage, screenshot, waitUntil } from './support/console';
+import { DESKTOP, launchChromium, openPage, screenshot, waitUntil, closesConsoleSpec } from './support/console';
 
 /** A step's screenshot, copied over the one docs/console.md shows when CONSOLE_README_SCREENSHOT=1. */
 async function readmeScreenshot(page: Page, name: string, image: string): Promise<void> {
@@ -50,14 +50,7 @@ describe('the web console: a busy server, running a job again, past jobs', () =>
     fileId = file.id.id;
     ({ context, page, errors } = await openPage(browser, DESKTOP, token));
   });
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await stack?.stop();
-  });
-  afterEach(() => {
-    expect(errors).toEqual([]);
-  });
+  closesConsoleSpec(() => ({ context, browser, stack, errors }));
 
   it('keeps following a job while the job service is down, says the server is busy, and shows the answer once it is back', async () => {
     const job = await unwrap(api.POST('/api/core/qa/jobs', { body: { files: { fileIds: [fileId] }, questions: [question] } }));

@@ -15,6 +15,7 @@ import {
   PHONE,
   screenshot,
   waitUntil,
+  closesConsoleSpec,
 } from './support/console';
 import { Indexer } from './support/indexing';
 
@@ -90,14 +91,7 @@ describe('the console document view', () => {
     const token = await stack.token('default', 'reader@example.com');
     ({ context, page, errors } = await openPage(browser, DESKTOP, token));
   });
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await stack?.stop();
-  });
-  afterEach(() => {
-    expect(errors).toEqual([]);
-  });
+  closesConsoleSpec(() => ({ context, browser, stack, errors }));
 
   it('opens a PDF from its file page: page 1 rendered by pdf.js, with its node boxes', async () => {
     await page.goto(url(`/files/${files.pdf.id}`));

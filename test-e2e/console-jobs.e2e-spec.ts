@@ -3,7 +3,18 @@ import { join } from 'node:path';
 import { createDocintelClient, unwrap, uploadMultipart, waitForIndexedFile, type DocintelClient } from '@docintel/api-client';
 import { REPO_ROOT, TestStack } from '@docintel/testing';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { DESKTOP, documentPathPattern, launchChromium, openPage, PHONE, pickOption, screenshot, tabTo, waitUntil } from './support/console';
+import {
+  DESKTOP,
+  documentPathPattern,
+  launchChromium,
+  openPage,
+  PHONE,
+  pickOption,
+  screenshot,
+  tabTo,
+  waitUntil,
+  closesConsoleSpec,
+} from './support/console';
 
 /**
  * Collections and the "Ask and extract" area of the web console in a real browser against the
@@ -71,14 +82,7 @@ describe('the web console: collections and jobs', () => {
     docxId = ids[3];
     ({ context, page, errors } = await openPage(browser, DESKTOP, token));
   });
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await stack?.stop();
-  });
-  afterEach(() => {
-    expect(errors).toEqual([]);
-  });
+  closesConsoleSpec(() => ({ context, browser, stack, errors }));
 
   it('creates a collection, adds an indexed file, lists it, removes it; renames and deletes collections', async () => {
     await page.goto(url('/providers'));

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { TestStack } from '@docintel/testing';
-import { DESKTOP, launchChromium, openPage, PHONE, screenshot, tabTo } from './support/console';
+import { DESKTOP, launchChromium, openPage, PHONE, screenshot, tabTo, closesConsoleSpec } from './support/console';
 
 /**
  * The console's Rules pages in a real browser against the started services: the triggers and
@@ -36,14 +36,7 @@ describe('the web console: rules', () => {
     token = await stack.token('default', 'rules@example.com');
     ({ context, page, errors } = await openPage(browser, DESKTOP, token));
   });
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await stack?.stop();
-  });
-  afterEach(() => {
-    expect(errors).toEqual([]);
-  });
+  closesConsoleSpec(() => ({ context, browser, stack, errors }));
 
   it('lists the triggers, each with its rule, from the navbar', async () => {
     await page.goto(url('/providers'));

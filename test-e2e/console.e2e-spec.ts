@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createDocintelClient, unwrap, uploadMultipart } from '@docintel/api-client';
 import { REPO_ROOT, TestStack } from '@docintel/testing';
-import { DESKTOP, launchChromium, openPage, PHONE, screenshot, waitUntil } from './support/console';
+import { DESKTOP, launchChromium, openPage, PHONE, screenshot, waitUntil, closesConsoleSpec } from './support/console';
 
 /**
  * The web console in a real browser (Chromium, headless) against the started services, the
@@ -32,14 +32,7 @@ describe('the web console', () => {
     token = await stack.token('default', 'console@example.com');
     ({ context, page, errors } = await openPage(browser, DESKTOP));
   });
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await stack?.stop();
-  });
-  afterEach(() => {
-    expect(errors).toEqual([]);
-  });
+  closesConsoleSpec(() => ({ context, browser, stack, errors }));
 
   it('serves the console at / beside an unchanged API', async () => {
     const index = await fetch(url('/'));

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from 'nats';
 import type { DocintelClient, ProviderItem, ProviderItemListing, UploadUrlRequest, UploadUrlResponse } from '@docintel/api-client';
-import { TestStack } from '@docintel/testing';
+import { eventually as pollUntilDefined, TestStack } from '@docintel/testing';
 import { clientFor, ok } from './support/client';
 
 export const NAMESPACE = 'acme';
@@ -293,9 +293,5 @@ export class EventLog {
 
 /** Polls until `check` returns true (for state that settles asynchronously, such as a cleaned-up staging file). */
 export async function eventually(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await pollUntilDefined(what, async () => ((await check()) ? true : undefined), { timeoutMs });
 }

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { REPO_ROOT } from '@docintel/testing';
+import { REPO_ROOT, type TestStack } from '@docintel/testing';
 
 /** Debian's Chromium; no browser is ever downloaded. CHROMIUM_PATH points elsewhere. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -133,4 +133,28 @@ export async function followInApp(page: Page, href: string): Promise<void> {
     window.history.pushState(null, '', to);
     window.dispatchEvent(new PopStateEvent('popstate'));
   }, href);
+}
+
+/** What a console spec holds open while its tests run (read when the hooks run: beforeAll sets it). */
+export interface ConsoleSpecState {
+  context?: BrowserContext;
+  browser?: Browser;
+  stack?: TestStack;
+  errors: string[];
+}
+
+/**
+ * The hooks every console spec shares: after each test the page logged no errors, and after all
+ * the page's context, the browser and the stack are closed (whatever beforeAll got to start).
+ */
+export function closesConsoleSpec(state: () => ConsoleSpecState): void {
+  afterAll(async () => {
+    const { context, browser, stack } = state();
+    await context?.close();
+    await browser?.close();
+    await stack?.stop();
+  });
+  afterEach(() => {
+    expect(state().errors).toEqual([]);
+  });
 }

@@ -4,7 +4,7 @@ import { JSONCodec, type JetStreamManager, type NatsConnection } from 'nats';
 import { IsBoolean, IsInt } from 'class-validator';
 import { Streams, deadLetterSubject, event } from '@docintel/contracts';
 import { createLogger, ObservabilityModule } from '@docintel/observability';
-import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
+import { eventually, startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
 import { JetStream, type RunningConsumer } from './jetstream';
 import { MessagingModule } from './messaging.module';
 import { NATS_CONNECTION, prefixedSubject } from './nats.options';
@@ -23,16 +23,6 @@ class Outcome {
 
 const Garbage = event('events.garbage', Numbered);
 const NoDlq = event('events.nodlq', Outcome);
-
-async function eventually<T>(label: string, check: () => Promise<T | undefined>, deadlineMs = 15_000): Promise<T> {
-  const until = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`gave up waiting: ${label}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** A consumer keeps consuming whatever one message does; nothing it does becomes an unhandled rejection. */
 describe('JetStream consumers under failures outside the handler', () => {

@@ -4,7 +4,7 @@ import { JSONCodec, type JetStreamManager, type NatsConnection } from 'nats';
 import { IsInt, IsString, MaxLength } from 'class-validator';
 import { Streams, deadLetterSubject, event } from '@docintel/contracts';
 import { createLogger, currentRequestId, ObservabilityModule, runWithRequestId } from '@docintel/observability';
-import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
+import { eventually, startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
 import { JetStream, type RunningConsumer } from './jetstream';
 import { MessagingModule } from './messaging.module';
 import { NATS_CONNECTION } from './nats.options';
@@ -36,16 +36,8 @@ const Messages = {
   greeting: event('events.greeting', Greeting),
 };
 
-/** Polls until check() returns a value other than undefined; fails with the label after the deadline. */
-async function eventually<T>(label: string, check: () => Promise<T | undefined>, deadlineMs = 20_000): Promise<T> {
-  const until = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`gave up waiting: ${label}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Redeliveries and sweeps take a few ack waits here: poll longer than the default. */
+const SETTLES = { timeoutMs: 20_000 };
 
 describe('JetStream', () => {
   let infra: TestInfrastructure;
@@ -115,10 +107,14 @@ describe('JetStream', () => {
     await runWithRequestId('req-event-1', () => js.publish(Messages.once, { n: 1 }));
     const durable = `${infra.natsPrefix}_once`;
     const stream = js.streamName(Streams.domainEvents);
-    await eventually('the event to be acked', async () => {
-      const info = await jsm.consumers.info(stream, durable);
-      return info.ack_floor.consumer_seq >= 1 && info.num_ack_pending === 0 ? info : undefined;
-    });
+    await eventually(
+      'the event to be acked',
+      async () => {
+        const info = await jsm.consumers.info(stream, durable);
+        return info.ack_floor.consumer_seq >= 1 && info.num_ack_pending === 0 ? info : undefined;
+      },
+      SETTLES,
+    );
     expect(seen).toEqual([{ payload: { n: 1 }, subject: 'events.once', deliveryCount: 1, requestId: 'req-event-1' }]);
 
     // A restarted consumer with the same durable name continues after the acked event.
@@ -126,11 +122,15 @@ describe('JetStream', () => {
     consumer = await js.consume(opts);
     consumers.push(consumer);
     await js.publish(Messages.once, { n: 2 });
-    await eventually('the second event', async () => (seen.length >= 2 ? true : undefined));
-    await eventually('the second ack', async () => {
-      const info = await jsm.consumers.info(stream, durable);
-      return info.num_ack_pending === 0 && info.num_pending === 0 ? true : undefined;
-    });
+    await eventually('the second event', async () => (seen.length >= 2 ? true : undefined), SETTLES);
+    await eventually(
+      'the second ack',
+      async () => {
+        const info = await jsm.consumers.info(stream, durable);
+        return info.num_ack_pending === 0 && info.num_pending === 0 ? true : undefined;
+      },
+      SETTLES,
+    );
     expect(seen.map((s) => s.payload)).toEqual([{ n: 1 }, { n: 2 }]);
   });
 
@@ -151,19 +151,27 @@ describe('JetStream', () => {
     const dlqStream = js.streamName(Streams.deadLetters);
     const dlqSubject = subject(deadLetterSubject('events.fails'));
     expect(dlqSubject).toBe(subject('dlq.events.fails'));
-    const parked = await eventually('the dead letter', async () => {
-      try {
-        return await jsm.streams.getMessage(dlqStream, { last_by_subj: dlqSubject });
-      } catch {
-        return undefined;
-      }
-    });
+    const parked = await eventually(
+      'the dead letter',
+      async () => {
+        try {
+          return await jsm.streams.getMessage(dlqStream, { last_by_subj: dlqSubject });
+        } catch {
+          return undefined;
+        }
+      },
+      SETTLES,
+    );
     expect(codec.decode(parked.data)).toEqual({ subject: 'events.fails', error: 'cannot process this one', payload: { n: 7 } });
     expect(attempts).toEqual([1, 2, 3]);
-    const info = await eventually('the consumer to settle', async () => {
-      const i = await jsm.consumers.info(js.streamName(Streams.domainEvents), `${infra.natsPrefix}_always-fails`);
-      return i.num_ack_pending === 0 && i.num_pending === 0 ? i : undefined;
-    });
+    const info = await eventually(
+      'the consumer to settle',
+      async () => {
+        const i = await jsm.consumers.info(js.streamName(Streams.domainEvents), `${infra.natsPrefix}_always-fails`);
+        return i.num_ack_pending === 0 && i.num_pending === 0 ? i : undefined;
+      },
+      SETTLES,
+    );
     expect(info.num_redelivered).toBe(0);
     expect(await messagesOn(dlqStream, dlqSubject)).toBe(1);
     expect(attempts).toEqual([1, 2, 3]);
@@ -201,7 +209,7 @@ describe('JetStream', () => {
 
     const dlqStream = js.streamName(Streams.deadLetters);
     const dlqSubject = subject(deadLetterSubject('events.greeting'));
-    await eventually('two dead letters', async () => ((await messagesOn(dlqStream, dlqSubject)) >= 2 ? true : undefined));
+    await eventually('two dead letters', async () => ((await messagesOn(dlqStream, dlqSubject)) >= 2 ? true : undefined), SETTLES);
     const info = await jsm.streams.info(dlqStream);
     const letters: unknown[] = [];
     for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
@@ -222,13 +230,17 @@ describe('JetStream', () => {
     ]);
     // Only the valid message reached the handler, as an instance of its class; the invalid ones were
     // terminated at their first delivery, not retried.
-    await eventually('the valid message', async () => (seen.length ? true : undefined));
+    await eventually('the valid message', async () => (seen.length ? true : undefined), SETTLES);
     expect(seen).toEqual([{ text: 'hello' }]);
     expect(seen[0]).toBeInstanceOf(Greeting);
-    const settled = await eventually('the consumer to settle', async () => {
-      const i = await jsm.consumers.info(js.streamName(Streams.domainEvents), `${infra.natsPrefix}_greetings`);
-      return i.num_ack_pending === 0 && i.num_pending === 0 ? i : undefined;
-    });
+    const settled = await eventually(
+      'the consumer to settle',
+      async () => {
+        const i = await jsm.consumers.info(js.streamName(Streams.domainEvents), `${infra.natsPrefix}_greetings`);
+        return i.num_ack_pending === 0 && i.num_pending === 0 ? i : undefined;
+      },
+      SETTLES,
+    );
     expect(settled.num_redelivered).toBe(0);
     expect(settled.delivered.consumer_seq).toBe(3);
   });

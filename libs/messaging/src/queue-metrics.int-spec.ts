@@ -4,7 +4,7 @@ import { Test } from '@nestjs/testing';
 import { IsInt } from 'class-validator';
 import { event, Streams } from '@docintel/contracts';
 import { createLogger, ObservabilityModule } from '@docintel/observability';
-import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
+import { eventually, startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
 import { JetStream, type RunningConsumer } from './jetstream';
 import { MessagingModule } from './messaging.module';
 
@@ -24,16 +24,6 @@ function sample(scrape: string, name: string, labels: Record<string, string>): n
     if (wanted.every((w) => labelText.split(',').includes(w))) return Number(line.slice(line.lastIndexOf(' ') + 1));
   }
   return undefined;
-}
-
-async function eventually<T>(label: string, check: () => Promise<T | undefined>, deadlineMs = 15_000): Promise<T> {
-  const until = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`gave up waiting: ${label}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /** /metrics of a process with a durable consumer: its queue depth, read from JetStream at scrape time. */

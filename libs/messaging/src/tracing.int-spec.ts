@@ -15,7 +15,7 @@ import {
   type Tracing,
 } from '@docintel/observability';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-node';
-import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
+import { eventually, startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
 import { JetStream, type RunningConsumer } from './jetstream';
 import { MessagingModule } from './messaging.module';
 import { NATS_CONNECTION, prefixedSubject } from './nats.options';
@@ -93,16 +93,6 @@ class TraceHandlers {
   @RpcHandler(Calls.crash)
   crash(): never {
     throw new Error('boom');
-  }
-}
-
-async function eventually<T>(label: string, check: () => T | undefined | Promise<T | undefined>, deadlineMs = 15_000): Promise<T> {
-  const until = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`gave up waiting: ${label}`);
-    await new Promise((r) => setTimeout(r, 50));
   }
 }
 

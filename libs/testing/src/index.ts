@@ -6,3 +6,4 @@ export * from './s3';
 export * from './onnx-model';
 export * from './openai-server';
 export * from './otlp-receiver';
+export * from './eventually';

@@ -17,7 +17,7 @@ import {
 import { JetStream, MessagingModule, NATS_CONNECTION, prefixedName, type NatsOptions, type RunningConsumer } from '@docintel/messaging';
 import { createLogger, ObservabilityModule } from '@docintel/observability';
 import { createDataSource, initializeDataSource } from '@docintel/persistence';
-import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
+import { eventually, startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
 import { CollectionEntity } from '../collections/collection.entity';
 import { FilesRepository } from '../files/files.repository';
 import { FilesService } from '../files/files.service';
@@ -31,6 +31,9 @@ import { migrations } from '../migrations';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
 import { RunSettlement } from './run-settlement';
 import { interruptedMessage, LOST_MESSAGE, STEP_QUEUES, STEPS_LOST_MESSAGE, Sweeper } from './sweeper';
+
+/** Redeliveries and sweeps take a few ack waits here: poll longer than the default. */
+const SETTLES = { timeoutMs: 20_000 };
 
 const logger = createLogger('sweeper-test', 'silent');
 
@@ -150,13 +153,17 @@ async function fakeParser(hold = false): Promise<{ seen: RootNodeCreatedEvent[];
 /** Waits until the consumers have taken and acked every message (so that later tests start from idle queues). */
 async function queuesDrained(queues: Array<{ stream: StreamDefinition; durable: string }>): Promise<void> {
   const jsm = await app.get<NatsConnection>(NATS_CONNECTION).jetstreamManager();
-  await eventually(async () => {
-    for (const { stream, durable } of queues) {
-      const info = await jsm.consumers.info(jetstream.streamName(stream), prefixedName(infra.natsPrefix, durable));
-      if (info.num_pending > 0 || info.num_ack_pending > 0) return undefined;
-    }
-    return true;
-  });
+  await eventually(
+    'the sweeper to act',
+    async () => {
+      for (const { stream, durable } of queues) {
+        const info = await jsm.consumers.info(jetstream.streamName(stream), prefixedName(infra.natsPrefix, durable));
+        if (info.num_pending > 0 || info.num_ack_pending > 0) return undefined;
+      }
+      return true;
+    },
+    SETTLES,
+  );
 }
 
 /** Waits until corpus_parsing has taken and acked every message. */
@@ -180,16 +187,6 @@ async function waitingForSteps(): Promise<string> {
     additionalInfo: { node_embedding: pending, passage_indexing: pending, formula_augmentation: pending, ontologies: pending },
   });
   return id;
-}
-
-async function eventually<T>(check: () => Promise<T | undefined>): Promise<T> {
-  const until = Date.now() + 20_000;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error('gave up waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe('claims', () => {
@@ -251,7 +248,7 @@ describe('sweeper', () => {
     const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM nodes WHERE file_id = $1`, [id]);
     expect(n).toBe(0);
     // Published again without waiting for the queue to be idle, and taken up by the next worker.
-    const event = await eventually(async () => parser.seen.find((e) => e.fileId === id));
+    const event = await eventually('the sweeper to act', async () => parser.seen.find((e) => e.fileId === id), SETTLES);
     expect(event).toMatchObject({ fileId: id, requestedTime: t });
     expect(await state.claim(id, t, 0, 'RUNNING', null, env.PIPELINE_MAX_INTERRUPTIONS)).toBe(true);
     await state.end(id, t, 'FAILED', 'the test is over');
@@ -294,7 +291,7 @@ describe('sweeper', () => {
     // A message in flight (held by the worker): the sweeper cannot tell lost from queued, and waits.
     const other = await newFile();
     await sweeper.sweep(late); // publishes `other` and `lost` only if idle, which it is
-    await eventually(async () => (busy.seen.length ? true : undefined));
+    await eventually('the sweeper to act', async () => (busy.seen.length ? true : undefined), SETTLES);
     const before = await rootNodeMessages(lost);
     expect((await sweeper.sweep(late)).republished).toBe(0);
     expect(await rootNodeMessages(lost)).toBe(before);
@@ -303,13 +300,13 @@ describe('sweeper', () => {
 
     // Idle again: the request is published (again); a repeat collapses on its message id.
     const parser = await fakeParser();
-    await eventually(async () => (parser.seen.length >= busy.seen.length ? true : undefined));
+    await eventually('the sweeper to act', async () => (parser.seen.length >= busy.seen.length ? true : undefined), SETTLES);
     await sweeper.sweep(late);
     await sweeper.sweep(late);
     expect(await rootNodeMessages(lost)).toBe(1);
     expect(await rootNodeMessages(other)).toBe(1);
     const prepared = (await state.load(lost))!;
-    const event = await eventually(async () => parser.seen.concat(busy.seen).find((e) => e.fileId === lost));
+    const event = await eventually('the sweeper to act', async () => parser.seen.concat(busy.seen).find((e) => e.fileId === lost), SETTLES);
     expect(event).toMatchObject({
       fileId: lost,
       namespaceName: 'acme',
@@ -360,7 +357,7 @@ describe('sweeper', () => {
         batch: 0,
         batches: 40,
       });
-      await eventually(async () => (holding ? true : undefined));
+      await eventually('the sweeper to act', async () => (holding ? true : undefined), SETTLES);
 
       // Silent for longer than SWEEP_STALE_RUNNING_SECONDS, but a batch is in the large lane: not lost.
       await sweeper.sweep(Date.now() + 121_000);
@@ -421,7 +418,7 @@ describe('POST /files: validate, insert, publish', () => {
     await sweeper.sweep(Date.now());
     expect(await rootNodeMessages(id)).toBe(0);
     await sweeper.sweep(Date.now() + 61_000);
-    const event = await eventually(async () => parser.seen.find((e) => e.fileId === id));
+    const event = await eventually('the sweeper to act', async () => parser.seen.find((e) => e.fileId === id), SETTLES);
     expect(event).toMatchObject({
       namespaceId: ctx.namespaceId,
       namespaceName: 'acme',

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { Injectable, type Provider } from '@nestjs/common';
-import { Test, type TestingModule } from '@nestjs/testing';
+import { Injectable } from '@nestjs/common';
+import { type TestingModule } from '@nestjs/testing';
 import { Client } from 'pg';
 import { LlmEnv, createLlmReader, type Reader, type ReaderAnswer, type ReaderPassage, type ReaderQuestion } from '@docintel/answering';
 import { loadConfig } from '@docintel/config';
@@ -12,7 +12,6 @@ import {
   ExtractionJobsCreate,
   FilesOntologies,
   FilesResolve,
-  HealthPings,
   JobsAnnotations,
   JobsCancel,
   JobsGet,
@@ -41,14 +40,11 @@ import {
 } from '@docintel/contracts';
 import { RpcClient, RpcHandler } from '@docintel/messaging';
 import { createLogger, Metrics } from '@docintel/observability';
-import { serviceModule } from '@docintel/runtime';
 import { openAiReply, startOpenAiServer, startTestInfrastructure, type TestInfrastructure, type TestOpenAiServer } from '@docintel/testing';
 import { JobSweeper } from '../execution/sweeper';
-import { READER, RERANKER } from '../reading/reader.token';
 import { JobsEnv } from '../jobs.env';
-import { migrations } from '../migrations';
-import { JobsModule } from '../jobs.module';
 import { QaJobs } from '../kinds/qa/qa-jobs';
+import { orchestratorTestEnv, startOrchestrator } from '../testing/orchestrator-harness';
 
 /**
  * The job orchestrator on real PostgreSQL and NATS (JetStream work queue, request/reply). The
@@ -225,39 +221,9 @@ const aliceElsewhere: RpcContext = { requestId: 'test', namespaceId: OTHER_NS, u
 
 beforeAll(async () => {
   infra = await startTestInfrastructure('jobs');
-  env = Object.assign(new JobsEnv(), {
-    DATABASE_URL: infra.databaseUrl,
-    NATS_URL: infra.natsUrl,
-    NATS_PREFIX: infra.natsPrefix,
-    RPC_TIMEOUT_MS: 5000,
-    SHUTDOWN_TIMEOUT_MS: 5000,
-    JOB_HEARTBEAT_SECONDS: 1,
-    JOB_STALE_SECONDS: 3,
-    JOB_MAX_DELIVER: 3,
-    JOB_SWEEP_INTERVAL_SECONDS: 0,
-    JOB_NAMESPACE_ACTIVE_UNITS: 2,
-  });
+  env = orchestratorTestEnv(infra, { JOB_MAX_DELIVER: 3, JOB_NAMESPACE_ACTIVE_UNITS: 2 });
   reader = new ScriptedReader();
-  const engine: Provider[] = [
-    { provide: READER, useValue: reader },
-    { provide: RERANKER, useValue: null },
-  ];
-  app = await Test.createTestingModule({
-    imports: [
-      serviceModule(
-        {
-          service: 'job-orchestrator',
-          ping: HealthPings.jobs,
-          persistence: { schema: 'jobs', entities: [], migrations },
-          imports: [JobsModule.forRoot(engine)],
-          providers: [FakeIndexing],
-        },
-        env,
-        logger,
-      ),
-    ],
-  }).compile();
-  await app.init();
+  app = await startOrchestrator({ env, logger, reader, standIns: [FakeIndexing] });
   rpc = app.get(RpcClient);
   db = new Client({ connectionString: infra.databaseUrl });
   await db.connect();

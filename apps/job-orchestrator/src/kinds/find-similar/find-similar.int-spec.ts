@@ -1,14 +1,13 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { Injectable, type Provider } from '@nestjs/common';
-import { Test, type TestingModule } from '@nestjs/testing';
+import { Injectable } from '@nestjs/common';
+import { type TestingModule } from '@nestjs/testing';
 import {
   DomainError,
   ErrorCode,
   FindSimilarJobsCreate,
   FindSimilarJobsGet,
   FindSimilarJobsList,
-  HealthPings,
   JobsCancel,
   JobsGet,
   JobsInputs,
@@ -26,12 +25,8 @@ import {
 } from '@docintel/contracts';
 import { RpcClient, RpcHandler } from '@docintel/messaging';
 import { createLogger } from '@docintel/observability';
-import { serviceModule } from '@docintel/runtime';
 import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
-import { READER, RERANKER } from '../../reading/reader.token';
-import { JobsModule } from '../../jobs.module';
-import { JobsEnv } from '../../jobs.env';
-import { migrations } from '../../migrations';
+import { orchestratorTestEnv, startOrchestrator } from '../../testing/orchestrator-harness';
 import { openAlexWork, startOpenAlexServer, type TestOpenAlexServer } from './openalex-test-server';
 
 /**
@@ -118,42 +113,16 @@ beforeAll(async () => {
       keywords: ['KRAB zinc finger'],
     }),
   );
-  const env = Object.assign(new JobsEnv(), {
-    DATABASE_URL: infra.databaseUrl,
-    NATS_URL: infra.natsUrl,
-    NATS_PREFIX: infra.natsPrefix,
-    RPC_TIMEOUT_MS: 5000,
-    SHUTDOWN_TIMEOUT_MS: 5000,
-    JOB_HEARTBEAT_SECONDS: 1,
-    JOB_STALE_SECONDS: 3,
+  const env = orchestratorTestEnv(infra, {
     JOB_MAX_DELIVER: 2,
-    JOB_SWEEP_INTERVAL_SECONDS: 0,
     FIND_SIMILAR_REMOTE: 'openalex',
     FIND_SIMILAR_OPENALEX_URL: openalex.baseUrl,
     FIND_SIMILAR_REMOTE_TIMEOUT_MS: 300,
     FIND_SIMILAR_REMOTE_RETRIES: 1,
     FIND_SIMILAR_MAX_FILES: 5,
   });
-  const engine: Provider[] = [
-    { provide: READER, useValue: { name: 'unused', answer: () => Promise.reject(new Error('no reader in find-similar')) } },
-    { provide: RERANKER, useValue: null },
-  ];
-  app = await Test.createTestingModule({
-    imports: [
-      serviceModule(
-        {
-          service: 'job-orchestrator',
-          ping: HealthPings.jobs,
-          persistence: { schema: 'jobs', entities: [], migrations },
-          imports: [JobsModule.forRoot(engine)],
-          providers: [FakeIndexing],
-        },
-        env,
-        logger,
-      ),
-    ],
-  }).compile();
-  await app.init();
+  const reader = { name: 'unused', answer: () => Promise.reject(new Error('no reader in find-similar')) };
+  app = await startOrchestrator({ env, logger, reader, standIns: [FakeIndexing] });
   rpc = app.get(RpcClient);
 });
 
