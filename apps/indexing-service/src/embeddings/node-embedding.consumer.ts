@@ -6,7 +6,7 @@ import { RulesClient } from '@docintel/rules';
 import { SERVICE_ENV } from '@docintel/runtime';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import type { IndexingEnv } from '../indexing.env';
-import { DurableWorker, type Delivery, type DurableHandler, type DurableWorkerOptions } from '../pipeline/durable-worker.decorator';
+import { DurableWorker, type Delivery, type DurableHandler, type DurableWorkerOptions } from '@docintel/messaging';
 import { laneOf, type Lane } from '../pipeline/lanes';
 import { StepProgressRecorder, type StepRun } from '../pipeline/step-progress';
 import { PROGRESS_KEYS } from '../pipeline/tree-events';
@@ -24,7 +24,7 @@ const FOREIGN_KEY_VIOLATION = '23503';
 const EMBEDDING_ACK_WAIT_MS = 180_000;
 
 /** What both lanes of node_embedding share. */
-const NODE_EMBEDDING_WORKER: Omit<DurableWorkerOptions<NodeBatchCreatedEvent>, 'durable'> = {
+const NODE_EMBEDDING_WORKER: Omit<DurableWorkerOptions<NodeBatchCreatedEvent, IndexingEnv>, 'durable'> = {
   message: Hooks.nodeBatchCreated,
   concurrency: (env) => env.EMBEDDING_CONCURRENCY,
   ackWaitMs: EMBEDDING_ACK_WAIT_MS,

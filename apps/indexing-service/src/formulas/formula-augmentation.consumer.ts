@@ -1,13 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Hooks, type FormulaAugmentationProgress, type NodeUpdatedEvent, type RpcContext } from '@docintel/contracts';
-import { JetStream } from '@docintel/messaging';
+import { DurableWorker, JetStream, type Delivery, type DurableHandler } from '@docintel/messaging';
 import { LOGGER, currentRequestId, type Logger } from '@docintel/observability';
 import { nodeMatches, RulesClient } from '@docintel/rules';
 import { SERVICE_ENV } from '@docintel/runtime';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import type { IndexingEnv } from '../indexing.env';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
-import { DurableWorker, type Delivery, type DurableHandler } from '../pipeline/durable-worker.decorator';
 import { fileLane, type Lane } from '../pipeline/lanes';
 import { StepProgressRecorder, type StepRun } from '../pipeline/step-progress';
 import { PROGRESS_KEYS } from '../pipeline/tree-events';

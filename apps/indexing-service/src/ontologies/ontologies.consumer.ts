@@ -8,7 +8,7 @@ import { OntologiesRepository } from '../files/ontologies.repository';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import type { IndexingEnv } from '../indexing.env';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
-import { DurableWorker, type Delivery, type DurableHandler } from '../pipeline/durable-worker.decorator';
+import { DurableWorker, type Delivery, type DurableHandler } from '@docintel/messaging';
 import { fileLane, type Lane } from '../pipeline/lanes';
 import { RunSettlement } from '../pipeline/run-settlement';
 import { PROGRESS_KEYS } from '../pipeline/tree-events';

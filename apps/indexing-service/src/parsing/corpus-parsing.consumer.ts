@@ -7,7 +7,7 @@ import { SERVICE_ENV } from '@docintel/runtime';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import type { IndexingEnv } from '../indexing.env';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
-import { DurableWorker, type Delivery, type DurableHandler, type DurableWorkerOptions } from '../pipeline/durable-worker.decorator';
+import { DurableWorker, type Delivery, type DurableHandler, type DurableWorkerOptions } from '@docintel/messaging';
 import { parseLaneOf, type Lane } from '../pipeline/lanes';
 import { FileTooLargeError, StorageBytes, type DownloadedFile } from '../pipeline/storage-bytes';
 import { readiness } from '../indexation/readiness';
@@ -21,7 +21,7 @@ const heartbeatMs = (env: IndexingEnv): number => env.PIPELINE_HEARTBEAT_SECONDS
 const MAX_WARNINGS = 20;
 
 /** What both lanes of corpus_parsing share. */
-const CORPUS_PARSING_WORKER: Omit<DurableWorkerOptions<RootNodeCreatedEvent>, 'durable'> = {
+const CORPUS_PARSING_WORKER: Omit<DurableWorkerOptions<RootNodeCreatedEvent, IndexingEnv>, 'durable'> = {
   message: Hooks.rootNodeCreated,
   ackWaitMs: (env) => ACK_WAIT_HEARTBEATS * heartbeatMs(env),
   maxMessages: 1,

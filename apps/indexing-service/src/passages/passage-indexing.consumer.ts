@@ -5,7 +5,7 @@ import type { PassageRetriever } from '@docintel/retrieval';
 import { SERVICE_ENV } from '@docintel/runtime';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import type { IndexingEnv } from '../indexing.env';
-import { DurableWorker, type Delivery, type DurableHandler } from '../pipeline/durable-worker.decorator';
+import { DurableWorker, type Delivery, type DurableHandler } from '@docintel/messaging';
 import { laneOf, type Lane } from '../pipeline/lanes';
 import type { StepRun } from '../pipeline/step-progress';
 import { buildPassages, headingsAbove, tableHeaderRows, withTableHeaders } from './passage-builder';

@@ -1,14 +1,20 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
-import { JetStream, type RunningConsumer } from '@docintel/messaging';
+import {
+  JetStream,
+  durableWorkerOptions,
+  type DurableHandler,
+  type DurableWorkerOptions,
+  type RunningConsumer,
+  type WorkerSetting,
+} from '@docintel/messaging';
 import { LOGGER, Metrics, type IndexingMetrics, type Logger } from '@docintel/observability';
 import { SERVICE_ENV } from '@docintel/runtime';
 import type { IndexingEnv } from '../indexing.env';
 import { WorkGate } from './work-gate';
-import { durableWorkerOptions, type DurableHandler, type DurableWorkerOptions, type WorkerSetting } from './durable-worker.decorator';
 
 interface RunningWorker {
-  options: DurableWorkerOptions<object>;
+  options: DurableWorkerOptions<object, IndexingEnv>;
   handler: DurableHandler<object>;
   consumers: RunningConsumer[];
 }
@@ -40,17 +46,17 @@ export class DurableWorkers implements OnApplicationBootstrap, BeforeApplication
 
   async onApplicationBootstrap(): Promise<void> {
     for (const wrapper of this.discovery.getProviders()) {
-      const options = durableWorkerOptions(wrapper.metatype);
+      const options = durableWorkerOptions<IndexingEnv>(wrapper.metatype);
       if (options && wrapper.instance) await this.start(options, wrapper.instance as DurableHandler<object>);
     }
   }
 
-  private setting(value: WorkerSetting | undefined, fallback: number): number {
+  private setting(value: WorkerSetting<IndexingEnv> | undefined, fallback: number): number {
     if (value === undefined) return fallback;
     return typeof value === 'function' ? value(this.env) : value;
   }
 
-  private async start(options: DurableWorkerOptions<object>, handler: DurableHandler<object>): Promise<void> {
+  private async start(options: DurableWorkerOptions<object, IndexingEnv>, handler: DurableHandler<object>): Promise<void> {
     const worker: RunningWorker = { options, handler, consumers: [] };
     this.running.push(worker);
     const maxDeliver = this.env.PIPELINE_MAX_DELIVER;

@@ -6,7 +6,7 @@ import { IndexationRequestPublisher } from '../indexation/indexation-request-pub
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import type { IndexingEnv } from '../indexing.env';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
-import { DurableWorker, type Delivery, type DurableHandler } from '../pipeline/durable-worker.decorator';
+import { DurableWorker, type Delivery, type DurableHandler } from '@docintel/messaging';
 import { RunSettlement } from '../pipeline/run-settlement';
 import { TreeEvents } from '../pipeline/tree-events';
 

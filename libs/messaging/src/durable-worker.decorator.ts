@@ -1,5 +1,4 @@
 import type { StreamMessage } from '@docintel/contracts';
-import type { IndexingEnv } from '../indexing.env';
 
 export interface Delivery {
   deliveryCount: number;
@@ -17,18 +16,18 @@ export interface DurableHandler<T extends object> {
   interrupt?(): Promise<void> | void;
 }
 
-/** A number, or one read from the service's configuration. */
-export type WorkerSetting = number | ((env: IndexingEnv) => number);
+/** A number, or one read from the service's configuration (E, the env the runner holds). */
+export type WorkerSetting<E = never> = number | ((env: E) => number);
 
-export interface DurableWorkerOptions<T extends object> {
+export interface DurableWorkerOptions<T extends object, E = never> {
   /** The stream message consumed; every message is validated into its class before handle() sees it. */
   message: StreamMessage<T>;
   /** Durable consumer name, shared by every replica: each message goes to one of them. */
   durable: string;
   /** Messages one replica handles at once (default 1). */
-  concurrency?: WorkerSetting;
+  concurrency?: WorkerSetting<E>;
   /** Ack deadline of a delivery, extended by Delivery.progress() (default 60 s). */
-  ackWaitMs?: WorkerSetting;
+  ackWaitMs?: WorkerSetting<E>;
   /** Messages fetched ahead per handler loop (default 4); their ack deadline runs while they wait. */
   maxMessages?: number;
   /**
@@ -46,13 +45,14 @@ export const DURABLE_WORKER = Symbol('DURABLE_WORKER');
  * the dead-letter subject after the last), and stops them before NATS drains on shutdown. The class
  * must handle the message's payload type.
  */
-export function DurableWorker<T extends object>(options: DurableWorkerOptions<T>) {
+export function DurableWorker<T extends object, E = never>(options: DurableWorkerOptions<T, E>) {
   return <C extends abstract new (...args: never[]) => DurableHandler<T>>(target: C): void => {
     Reflect.defineMetadata(DURABLE_WORKER, options, target);
   };
 }
 
-export function durableWorkerOptions(target: unknown): DurableWorkerOptions<object> | undefined {
+/** The options a class was marked with; E is the runner's env, which the settings' functions read. */
+export function durableWorkerOptions<E = never>(target: unknown): DurableWorkerOptions<object, E> | undefined {
   if (typeof target !== 'function') return undefined;
-  return Reflect.getMetadata(DURABLE_WORKER, target) as DurableWorkerOptions<object> | undefined;
+  return Reflect.getMetadata(DURABLE_WORKER, target) as DurableWorkerOptions<object, E> | undefined;
 }
