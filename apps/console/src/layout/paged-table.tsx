@@ -1,6 +1,7 @@
-import { Alert, Loader, Pagination, Table, Text, type PaginationProps } from '@mantine/core';
+import { Alert, Anchor, Loader, Pagination, Table, Text, VisuallyHidden, type PaginationProps } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { describeError } from '../api/client';
+import { Link } from '../router/router';
 
 /**
  * One page of a listed table as a list page shows it: the error reading it, a loader before its
@@ -41,5 +42,26 @@ export function PagedTable(props: {
         />
       )}
     </>
+  );
+}
+
+/** The header of a table's last column, its row actions: named for screen readers only. */
+export function ActionsTh() {
+  return (
+    <Table.Th>
+      <VisuallyHidden>Actions</VisuallyHidden>
+    </Table.Th>
+  );
+}
+
+/** A row's first cell: its name linking to its page (a long name wraps), then `children`. */
+export function NameLinkCell(props: { href: string; name: string; children?: ReactNode }) {
+  return (
+    <Table.Td style={{ overflowWrap: 'anywhere' }}>
+      <Anchor component={Link} href={props.href} fw={500}>
+        {props.name}
+      </Anchor>
+      {props.children}
+    </Table.Td>
   );
 }

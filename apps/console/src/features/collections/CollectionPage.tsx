@@ -1,11 +1,11 @@
-import { Alert, Anchor, Button, Card, Group, Loader, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, Card, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { describeError, unwrap } from '../../api/client';
 import { formatBytes } from '../../lib/format';
 import { useAsync } from '../../lib/use-async';
 import { Link, navigate } from '../../router/router';
 import { paths } from '../../router/routes';
-import { PagedTable } from '../../layout/paged-table';
+import { ActionsTh, NameLinkCell, PagedTable } from '../../layout/paged-table';
 import { useApi } from '../../session/session';
 import { StatusBadge } from '../files/status';
 import { IndexedFilePicker } from '../jobs/pickers';
@@ -152,22 +152,17 @@ export function CollectionPage({ collectionId, page }: { collectionId: string; p
                 <Table.Th>Name</Table.Th>
                 <Table.Th visibleFrom="sm">Status</Table.Th>
                 <Table.Th visibleFrom="md">Size</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
+                <ActionsTh />
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {rows.map((f) => (
                 <Table.Tr key={f.id.id} data-file={f.name}>
-                  <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                    <Anchor component={Link} href={paths.file(f.id.id)} fw={500}>
-                      {f.name}
-                    </Anchor>
+                  <NameLinkCell href={paths.file(f.id.id)} name={f.name}>
                     <Text size="xs" c="dimmed">
                       {f.providerName} / {f.path}
                     </Text>
-                  </Table.Td>
+                  </NameLinkCell>
                   <Table.Td visibleFrom="sm">
                     <StatusBadge status={f.lastIndexationInfos.status} />
                   </Table.Td>

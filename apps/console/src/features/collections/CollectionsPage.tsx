@@ -1,13 +1,13 @@
-import { Anchor, Button, Group, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { Collection } from '@docintel/api-client';
 import { useState } from 'react';
 import { unwrap } from '../../api/client';
 import { formatTime } from '../../lib/format';
 import { useAsync } from '../../lib/use-async';
-import { Link, navigate } from '../../router/router';
+import { navigate } from '../../router/router';
 import { paths } from '../../router/routes';
-import { PagedTable } from '../../layout/paged-table';
+import { ActionsTh, NameLinkCell, PagedTable } from '../../layout/paged-table';
 import { useApi } from '../../session/session';
 import { CollectionFormModal, DeleteCollectionModal } from './collection-modals';
 
@@ -69,24 +69,19 @@ export function CollectionsPage({ page }: { page: number }) {
               <Table.Th>Files</Table.Th>
               <Table.Th visibleFrom="md">Owner</Table.Th>
               <Table.Th visibleFrom="md">Created</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
+              <ActionsTh />
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {rows.map((c) => (
               <Table.Tr key={c.id.id} data-collection={c.name}>
-                <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                  <Anchor component={Link} href={paths.collection(c.id.id)} fw={500}>
-                    {c.name}
-                  </Anchor>
+                <NameLinkCell href={paths.collection(c.id.id)} name={c.name}>
                   {c.description && (
                     <Text size="xs" c="dimmed" lineClamp={2}>
                       {c.description}
                     </Text>
                   )}
-                </Table.Td>
+                </NameLinkCell>
                 <Table.Td data-files-count={c.filesCount}>{c.filesCount}</Table.Td>
                 <Table.Td visibleFrom="md">{c.ownerEmail || '—'}</Table.Td>
                 <Table.Td visibleFrom="md">{formatTime(c.createdTime)}</Table.Td>
