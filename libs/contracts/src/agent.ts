@@ -17,11 +17,11 @@ import {
   Max,
   MaxLength,
   Min,
-  MinLength,
   ValidateNested,
 } from 'class-validator';
 import { FilesInputDto, JobLaunchConfigDto } from './jobs';
 import { RequiredPageQueryDto } from './paging';
+import { IsNonEmptyText } from './text-rules';
 
 /**
  * Agent jobs (`/agent/jobs`): a conversation over the caller's documents, as interface.md and
@@ -86,9 +86,7 @@ export class CompletionConfigDto {
 export class CreateAgentJobRequestDto {
   @ApiPropertyOptional({ description: 'Stateful mode: the new user message; earlier turns come from conversation_id' })
   @IsOptional()
-  @IsString({ message: 'must be a string' })
-  @MinLength(1, { message: 'must not be empty' })
-  @MaxLength(AGENT_LIMITS.messageChars, { message: `must be at most ${AGENT_LIMITS.messageChars} characters` })
+  @IsNonEmptyText(AGENT_LIMITS.messageChars)
   message?: string;
 
   @ApiPropertyOptional({ type: [AgentMessageDto], description: 'Stateless mode: the whole conversation' })

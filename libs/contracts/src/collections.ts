@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsOptional, IsString, MaxLength, MinLength, ValidateIf, ValidateNested } from 'class-validator';
+import { IsDefined, IsIn, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 import { FILE_SORT_FIELDS, OwnerProfileDto, type FileSortField } from './files';
 import { EntityIdDto, UserIdDto } from './identifiers';
 import { PageDto, PageQueryDto, type Page } from './paging';
+import { IsNonEmptyText } from './text-rules';
 
 export const COLLECTION_SORT_FIELDS = ['name', 'createdTime', 'filesCount'] as const;
 export type CollectionSortField = (typeof COLLECTION_SORT_FIELDS)[number];
@@ -85,9 +86,7 @@ export class ListCollectionFilesQueryDto extends PageQueryDto {
 
 export class CreateCollectionRequestDto {
   @ApiProperty({ example: 'Clinical trials 2024' })
-  @IsString({ message: 'must be a string' })
-  @MinLength(1, { message: 'must not be empty' })
-  @MaxLength(MAX_COLLECTION_NAME, { message: `must be at most ${MAX_COLLECTION_NAME} characters` })
+  @IsNonEmptyText(MAX_COLLECTION_NAME)
   name: string;
 
   @ApiPropertyOptional()
@@ -110,9 +109,7 @@ export class CreateCollectionRequestDto {
 export class UpdateCollectionRequestDto {
   @ApiPropertyOptional()
   @ValidateIf((o: UpdateCollectionRequestDto) => o.name !== undefined)
-  @IsString({ message: 'must be a string' })
-  @MinLength(1, { message: 'must not be empty' })
-  @MaxLength(MAX_COLLECTION_NAME, { message: `must be at most ${MAX_COLLECTION_NAME} characters` })
+  @IsNonEmptyText(MAX_COLLECTION_NAME)
   name?: string;
 
   @ApiPropertyOptional({ type: 'string', nullable: true })

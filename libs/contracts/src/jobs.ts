@@ -21,6 +21,7 @@ import {
 import { EntityIdDto, UserIdDto } from './identifiers';
 import type { Position } from './nodes';
 import { PageDto, RequiredPageQueryDto, type Page } from './paging';
+import { IsNonEmptyText } from './text-rules';
 
 /**
  * AI jobs (QA and metadata extraction): what clients send and read, as the reference API has it
@@ -172,16 +173,12 @@ export class JobLaunchConfigDto {
 export class QuestionInputDto {
   @ApiPropertyOptional({ description: 'Id of the question within the job (default: its 1-based position); inputQuestionIds name it' })
   @IsOptional()
-  @IsString({ message: 'must be a string' })
-  @MinLength(1, { message: 'must not be empty' })
-  @MaxLength(JOB_LIMITS.idChars, { message: `must be at most ${JOB_LIMITS.idChars} characters` })
+  @IsNonEmptyText(JOB_LIMITS.idChars)
   id?: string;
 
   @ApiProperty({ description: 'The question' })
   @IsDefined({ message: 'is required' })
-  @IsString({ message: 'must be a string' })
-  @MinLength(1, { message: 'must not be empty' })
-  @MaxLength(JOB_LIMITS.questionChars, { message: `must be at most ${JOB_LIMITS.questionChars} characters` })
+  @IsNonEmptyText(JOB_LIMITS.questionChars)
   question: string;
 
   @ApiPropertyOptional({ type: AnswerTypeDto, description: 'Default: STRING, single-valued' })
@@ -215,9 +212,7 @@ export class QuestionInputDto {
 export class MetaInputDto {
   @ApiProperty({ description: 'Name of the value to extract, e.g. "contract end date"' })
   @IsDefined({ message: 'is required' })
-  @IsString({ message: 'must be a string' })
-  @MinLength(1, { message: 'must not be empty' })
-  @MaxLength(JOB_LIMITS.idChars, { message: `must be at most ${JOB_LIMITS.idChars} characters` })
+  @IsNonEmptyText(JOB_LIMITS.idChars)
   meta: string;
 
   @ApiPropertyOptional({ description: 'What the value is, in words; used as the question' })

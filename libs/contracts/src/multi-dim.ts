@@ -14,11 +14,11 @@ import {
   Matches,
   MaxLength,
   Min,
-  MinLength,
   ValidateNested,
 } from 'class-validator';
 import { EntityIdDto } from './identifiers';
 import { CreateJobBase, FilesInputDto, IsIdempotencyKey, JOB_LIMITS } from './jobs';
+import { IsNonEmptyText } from './text-rules';
 
 /**
  * Multi-dimensional (schema-based) extraction: one row per entity across the files of a job, with
@@ -65,17 +65,13 @@ const prefixed =
 export class EntityColumnDto {
   @ApiProperty({ description: 'Key of the column, unique in the schema; cells name their column by it' })
   @IsDefined({ message: 'is required' })
-  @IsString({ message: 'must be a string' })
-  @MinLength(1, { message: 'must not be empty' })
-  @MaxLength(JOB_LIMITS.idChars, { message: `must be at most ${JOB_LIMITS.idChars} characters` })
+  @IsNonEmptyText(JOB_LIMITS.idChars)
   @Matches(/^[^\s]+$/, { message: 'must not contain white space' })
   key: string;
 
   @ApiProperty({ description: 'What the column holds, in words ("Number of patients")' })
   @IsDefined({ message: 'is required' })
-  @IsString({ message: 'must be a string' })
-  @MinLength(1, { message: 'must not be empty' })
-  @MaxLength(JOB_LIMITS.idChars, { message: `must be at most ${JOB_LIMITS.idChars} characters` })
+  @IsNonEmptyText(JOB_LIMITS.idChars)
   label: string;
 
   @ApiPropertyOptional({ enum: WIRE_COLUMN_TYPES, default: 'ENTITY_COLUMN_TYPE_STRING' })
@@ -113,9 +109,7 @@ export class EntityColumnDto {
 export class EntitySchemaDto {
   @ApiProperty({ description: 'What one row is ("Trial arm", "Invoice line")' })
   @IsDefined({ message: 'is required' })
-  @IsString({ message: 'must be a string' })
-  @MinLength(1, { message: 'must not be empty' })
-  @MaxLength(JOB_LIMITS.idChars, { message: `must be at most ${JOB_LIMITS.idChars} characters` })
+  @IsNonEmptyText(JOB_LIMITS.idChars)
   name: string;
 
   @ApiPropertyOptional()

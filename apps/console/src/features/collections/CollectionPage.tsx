@@ -1,10 +1,11 @@
-import { Alert, Anchor, Button, Card, Group, Loader, Pagination, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, Card, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { describeError, unwrap } from '../../api/client';
 import { formatBytes } from '../../lib/format';
 import { useAsync } from '../../lib/use-async';
 import { Link, navigate } from '../../router/router';
 import { paths } from '../../router/routes';
+import { ActionsTh, NameLinkCell, PagedTable } from '../../layout/paged-table';
 import { useApi } from '../../session/session';
 import { StatusBadge } from '../files/status';
 import { IndexedFilePicker } from '../jobs/pickers';
@@ -137,65 +138,54 @@ export function CollectionPage({ collectionId, page }: { collectionId: string; p
         <Title order={2} size="h4" id="collection-files-title">
           Files in this collection
         </Title>
-        {files.error ? (
-          <Alert color="red" role="alert">
-            {describeError(files.error)}
-          </Alert>
-        ) : !files.data ? (
-          <Loader aria-label="Loading files" />
-        ) : rows.length === 0 ? (
-          <Text>This collection has no file yet.</Text>
-        ) : (
-          <Table.ScrollContainer minWidth={320}>
-            <Table highlightOnHover verticalSpacing="sm" aria-labelledby="collection-files-title">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th visibleFrom="sm">Status</Table.Th>
-                  <Table.Th visibleFrom="md">Size</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>Actions</VisuallyHidden>
-                  </Table.Th>
+        <PagedTable
+          list={files}
+          rows={rows.length}
+          loadingLabel="Loading files"
+          empty="This collection has no file yet."
+          page={page}
+          onPage={(p) => navigate(paths.collection(collectionId, p))}
+        >
+          <Table highlightOnHover verticalSpacing="sm" aria-labelledby="collection-files-title">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th visibleFrom="sm">Status</Table.Th>
+                <Table.Th visibleFrom="md">Size</Table.Th>
+                <ActionsTh />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((f) => (
+                <Table.Tr key={f.id.id} data-file={f.name}>
+                  <NameLinkCell href={paths.file(f.id.id)} name={f.name}>
+                    <Text size="xs" c="dimmed">
+                      {f.providerName} / {f.path}
+                    </Text>
+                  </NameLinkCell>
+                  <Table.Td visibleFrom="sm">
+                    <StatusBadge status={f.lastIndexationInfos.status} />
+                  </Table.Td>
+                  <Table.Td visibleFrom="md">{formatBytes(f.size)}</Table.Td>
+                  <Table.Td>
+                    <Group justify="flex-end">
+                      <Button
+                        variant="subtle"
+                        color="red"
+                        size="compact-sm"
+                        loading={busy === f.id.id}
+                        onClick={() => remove(f.id.id)}
+                        aria-label={`Remove ${f.name} from the collection`}
+                      >
+                        Remove
+                      </Button>
+                    </Group>
+                  </Table.Td>
                 </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {rows.map((f) => (
-                  <Table.Tr key={f.id.id} data-file={f.name}>
-                    <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                      <Anchor component={Link} href={paths.file(f.id.id)} fw={500}>
-                        {f.name}
-                      </Anchor>
-                      <Text size="xs" c="dimmed">
-                        {f.providerName} / {f.path}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td visibleFrom="sm">
-                      <StatusBadge status={f.lastIndexationInfos.status} />
-                    </Table.Td>
-                    <Table.Td visibleFrom="md">{formatBytes(f.size)}</Table.Td>
-                    <Table.Td>
-                      <Group justify="flex-end">
-                        <Button
-                          variant="subtle"
-                          color="red"
-                          size="compact-sm"
-                          loading={busy === f.id.id}
-                          onClick={() => remove(f.id.id)}
-                          aria-label={`Remove ${f.name} from the collection`}
-                        >
-                          Remove
-                        </Button>
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-        {files.data && files.data.totalPages > 1 && (
-          <Pagination total={files.data.totalPages} value={page + 1} onChange={(p) => navigate(paths.collection(collectionId, p - 1))} />
-        )}
+              ))}
+            </Table.Tbody>
+          </Table>
+        </PagedTable>
       </Stack>
       <CollectionFormModal opened={renaming} collection={c} onClose={() => setRenaming(false)} onDone={collection.reload} />
       <DeleteCollectionModal

@@ -1,12 +1,13 @@
-import { Alert, Anchor, Button, Group, Loader, Pagination, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { Collection } from '@docintel/api-client';
 import { useState } from 'react';
-import { describeError, unwrap } from '../../api/client';
+import { unwrap } from '../../api/client';
 import { formatTime } from '../../lib/format';
 import { useAsync } from '../../lib/use-async';
-import { Link, navigate } from '../../router/router';
+import { navigate } from '../../router/router';
 import { paths } from '../../router/routes';
+import { ActionsTh, NameLinkCell, PagedTable } from '../../layout/paged-table';
 import { useApi } from '../../session/session';
 import { CollectionFormModal, DeleteCollectionModal } from './collection-modals';
 
@@ -52,63 +53,53 @@ export function CollectionsPage({ page }: { page: number }) {
         }}
         maw={360}
       />
-      {list.error ? (
-        <Alert color="red" title="Could not list the collections" role="alert">
-          {describeError(list.error)}
-        </Alert>
-      ) : !list.data ? (
-        <Loader aria-label="Loading collections" />
-      ) : rows.length === 0 ? (
-        <Text>{query ? 'No collection has such a name.' : 'No collection yet.'}</Text>
-      ) : (
-        <Table.ScrollContainer minWidth={320}>
-          <Table highlightOnHover verticalSpacing="sm" aria-label="Collections">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Files</Table.Th>
-                <Table.Th visibleFrom="md">Owner</Table.Th>
-                <Table.Th visibleFrom="md">Created</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
+      <PagedTable
+        list={list}
+        rows={rows.length}
+        errorTitle="Could not list the collections"
+        loadingLabel="Loading collections"
+        empty={query ? 'No collection has such a name.' : 'No collection yet.'}
+        page={page}
+        onPage={(p) => navigate(paths.collections(p))}
+      >
+        <Table highlightOnHover verticalSpacing="sm" aria-label="Collections">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Files</Table.Th>
+              <Table.Th visibleFrom="md">Owner</Table.Th>
+              <Table.Th visibleFrom="md">Created</Table.Th>
+              <ActionsTh />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((c) => (
+              <Table.Tr key={c.id.id} data-collection={c.name}>
+                <NameLinkCell href={paths.collection(c.id.id)} name={c.name}>
+                  {c.description && (
+                    <Text size="xs" c="dimmed" lineClamp={2}>
+                      {c.description}
+                    </Text>
+                  )}
+                </NameLinkCell>
+                <Table.Td data-files-count={c.filesCount}>{c.filesCount}</Table.Td>
+                <Table.Td visibleFrom="md">{c.ownerEmail || '—'}</Table.Td>
+                <Table.Td visibleFrom="md">{formatTime(c.createdTime)}</Table.Td>
+                <Table.Td>
+                  <Group gap={4} wrap="nowrap" justify="flex-end">
+                    <Button variant="subtle" size="compact-sm" onClick={() => setRenaming(c)} aria-label={`Rename ${c.name}`}>
+                      Rename
+                    </Button>
+                    <Button variant="subtle" color="red" size="compact-sm" onClick={() => setDeleting(c)} aria-label={`Delete ${c.name}`}>
+                      Delete
+                    </Button>
+                  </Group>
+                </Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((c) => (
-                <Table.Tr key={c.id.id} data-collection={c.name}>
-                  <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                    <Anchor component={Link} href={paths.collection(c.id.id)} fw={500}>
-                      {c.name}
-                    </Anchor>
-                    {c.description && (
-                      <Text size="xs" c="dimmed" lineClamp={2}>
-                        {c.description}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td data-files-count={c.filesCount}>{c.filesCount}</Table.Td>
-                  <Table.Td visibleFrom="md">{c.ownerEmail || '—'}</Table.Td>
-                  <Table.Td visibleFrom="md">{formatTime(c.createdTime)}</Table.Td>
-                  <Table.Td>
-                    <Group gap={4} wrap="nowrap" justify="flex-end">
-                      <Button variant="subtle" size="compact-sm" onClick={() => setRenaming(c)} aria-label={`Rename ${c.name}`}>
-                        Rename
-                      </Button>
-                      <Button variant="subtle" color="red" size="compact-sm" onClick={() => setDeleting(c)} aria-label={`Delete ${c.name}`}>
-                        Delete
-                      </Button>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      {list.data && list.data.totalPages > 1 && (
-        <Pagination total={list.data.totalPages} value={page + 1} onChange={(p) => navigate(paths.collections(p - 1))} />
-      )}
+            ))}
+          </Table.Tbody>
+        </Table>
+      </PagedTable>
       <CollectionFormModal opened={creating} onClose={() => setCreating(false)} onDone={(c) => navigate(paths.collection(c.id.id))} />
       <CollectionFormModal opened={!!renaming} collection={renaming} onClose={() => setRenaming(null)} onDone={list.reload} />
       <DeleteCollectionModal collection={deleting} onClose={() => setDeleting(null)} onDone={list.reload} />

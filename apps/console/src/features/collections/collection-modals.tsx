@@ -1,7 +1,8 @@
-import { Alert, Button, Group, Modal, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { Button, Modal, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import type { Collection } from '@docintel/api-client';
 import { useEffect, useState, type FormEvent } from 'react';
 import { describeError, unwrap } from '../../api/client';
+import { DialogActions, DialogError } from '../../layout/dialogs';
 import { useApi } from '../../session/session';
 
 /** Create (no `collection`) or rename and describe (`collection`) a collection. */
@@ -60,19 +61,12 @@ export function CollectionFormModal(props: {
         <Stack>
           <TextInput label="Collection name" value={name} onChange={(e) => setName(e.currentTarget.value)} data-autofocus required />
           <Textarea label="Description" value={description} onChange={(e) => setDescription(e.currentTarget.value)} autosize minRows={2} />
-          {error && (
-            <Alert color="red" role="alert">
-              {error}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={props.onClose}>
-              Cancel
-            </Button>
+          <DialogError error={error} />
+          <DialogActions onCancel={props.onClose}>
             <Button type="submit" loading={busy}>
               {editing ? 'Save' : 'Create'}
             </Button>
-          </Group>
+          </DialogActions>
         </Stack>
       </form>
     </Modal>
@@ -104,19 +98,12 @@ export function DeleteCollectionModal(props: { collection: Collection | null; on
     <Modal opened={!!c} onClose={props.onClose} title={c ? `Delete ${c.name}?` : 'Delete'}>
       <Stack>
         <Text>The collection goes; its {c?.filesCount ?? 0} files stay indexed. This cannot be undone.</Text>
-        {error && (
-          <Alert color="red" role="alert">
-            {error}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={props.onClose}>
-            Cancel
-          </Button>
+        <DialogError error={error} />
+        <DialogActions onCancel={props.onClose}>
           <Button color="red" onClick={confirm} loading={busy} data-autofocus>
             Delete
           </Button>
-        </Group>
+        </DialogActions>
       </Stack>
     </Modal>
   );

@@ -1,11 +1,12 @@
-import { Alert, Anchor, Button, Group, Loader, Pagination, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useRef, useState } from 'react';
-import { describeError, unwrap } from '../../api/client';
+import { unwrap } from '../../api/client';
 import { formatBytes, formatTime } from '../../lib/format';
 import { useAsync, useInterval } from '../../lib/use-async';
 import { Link, navigate } from '../../router/router';
 import { paths } from '../../router/routes';
+import { PagedTable } from '../../layout/paged-table';
 import { useApi } from '../../session/session';
 import { isActive, StatusBadge } from './status';
 
@@ -70,60 +71,51 @@ export function FilesPage({ providerId, page }: { providerId: string; page: numb
         maw={360}
         maxLength={200}
       />
-      {files.error ? (
-        <Alert color="red" title="Could not list the indexed files" role="alert">
-          {describeError(files.error)}
-        </Alert>
-      ) : !files.data ? (
-        <Loader aria-label="Loading files" />
-      ) : rows.length === 0 ? (
-        <Text>{q ? `No indexed file of this provider has "${q}" in its name.` : 'No file of this provider is indexed yet.'}</Text>
-      ) : (
-        <Table.ScrollContainer minWidth={320}>
-          <Table highlightOnHover verticalSpacing="sm" aria-label="Indexed files">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th visibleFrom="sm">Size</Table.Th>
-                <Table.Th visibleFrom="md">Created</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((f) => (
-                <Table.Tr key={f.id.id} data-file={f.name}>
-                  <Table.Td>
-                    <Anchor component={Link} href={paths.file(f.id.id)} fw={500}>
-                      {f.name}
-                    </Anchor>
-                    <Text size="xs" c="dimmed">
-                      {f.path}
+      <PagedTable
+        list={files}
+        rows={rows.length}
+        errorTitle="Could not list the indexed files"
+        loadingLabel="Loading files"
+        empty={q ? `No indexed file of this provider has "${q}" in its name.` : 'No file of this provider is indexed yet.'}
+        page={page}
+        onPage={(p) => navigate(paths.files(providerId, p))}
+        getControlProps={() => ({ 'aria-label': undefined })}
+      >
+        <Table highlightOnHover verticalSpacing="sm" aria-label="Indexed files">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th visibleFrom="sm">Size</Table.Th>
+              <Table.Th visibleFrom="md">Created</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((f) => (
+              <Table.Tr key={f.id.id} data-file={f.name}>
+                <Table.Td>
+                  <Anchor component={Link} href={paths.file(f.id.id)} fw={500}>
+                    {f.name}
+                  </Anchor>
+                  <Text size="xs" c="dimmed">
+                    {f.path}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <StatusBadge status={f.lastIndexationInfos.status} />
+                  {f.lastIndexationInfos.status === 'FAILED' && f.lastIndexationInfos.errorMessage && (
+                    <Text size="xs" c="red" mt={4}>
+                      {f.lastIndexationInfos.errorMessage}
                     </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <StatusBadge status={f.lastIndexationInfos.status} />
-                    {f.lastIndexationInfos.status === 'FAILED' && f.lastIndexationInfos.errorMessage && (
-                      <Text size="xs" c="red" mt={4}>
-                        {f.lastIndexationInfos.errorMessage}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td visibleFrom="sm">{formatBytes(f.size)}</Table.Td>
-                  <Table.Td visibleFrom="md">{formatTime(f.createdTime)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      {files.data && files.data.totalPages > 1 && (
-        <Pagination
-          total={files.data.totalPages}
-          value={page + 1}
-          onChange={(p) => navigate(paths.files(providerId, p - 1))}
-          getControlProps={() => ({ 'aria-label': undefined })}
-        />
-      )}
+                  )}
+                </Table.Td>
+                <Table.Td visibleFrom="sm">{formatBytes(f.size)}</Table.Td>
+                <Table.Td visibleFrom="md">{formatTime(f.createdTime)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </PagedTable>
     </Stack>
   );
 }

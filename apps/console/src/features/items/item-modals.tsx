@@ -1,6 +1,7 @@
-import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Modal, Stack, Text } from '@mantine/core';
 import { useEffect, useState, type FormEvent } from 'react';
 import { describeError, unwrap, type ProviderItem } from '../../api/client';
+import { DialogActions, DialogError, NameDialog } from '../../layout/dialogs';
 import { nameOf, nameProblem } from '../../lib/keys';
 import { useApi } from '../../session/session';
 
@@ -47,28 +48,18 @@ export function NewFolderModal(props: { opened: boolean; providerId: string; dir
   };
 
   return (
-    <Modal opened={props.opened} onClose={props.onClose} title="New folder">
-      <form onSubmit={submit}>
-        <Stack>
-          <TextInput
-            label="Folder name"
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            data-autofocus
-            required
-            error={action.error}
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={props.onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={action.busy}>
-              Create
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <NameDialog
+      opened={props.opened}
+      onClose={props.onClose}
+      title="New folder"
+      label="Folder name"
+      value={name}
+      onChange={setName}
+      onSubmit={submit}
+      error={action.error}
+      busy={action.busy}
+      submitLabel="Create"
+    />
   );
 }
 
@@ -107,28 +98,18 @@ export function RenameItemModal(props: {
   };
 
   return (
-    <Modal opened={!!item} onClose={props.onClose} title={item ? `Rename ${nameOf(item.key)}` : 'Rename'}>
-      <form onSubmit={submit}>
-        <Stack>
-          <TextInput
-            label="New name"
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            data-autofocus
-            required
-            error={action.error}
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={props.onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={action.busy}>
-              Rename
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <NameDialog
+      opened={!!item}
+      onClose={props.onClose}
+      title={item ? `Rename ${nameOf(item.key)}` : 'Rename'}
+      label="New name"
+      value={name}
+      onChange={setName}
+      onSubmit={submit}
+      error={action.error}
+      busy={action.busy}
+      submitLabel="Rename"
+    />
   );
 }
 
@@ -166,19 +147,12 @@ export function DeleteItemModal(props: {
             ? 'The folder and everything in it will be deleted from the provider. This cannot be undone.'
             : 'The file will be deleted from the provider. This cannot be undone.'}
         </Text>
-        {action.error && (
-          <Alert color="red" role="alert">
-            {action.error}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={props.onClose} data-autofocus>
-            Cancel
-          </Button>
+        <DialogError error={action.error} />
+        <DialogActions onCancel={props.onClose} autofocusCancel>
           <Button color="red" onClick={confirm} loading={action.busy}>
             Delete
           </Button>
-        </Group>
+        </DialogActions>
       </Stack>
     </Modal>
   );

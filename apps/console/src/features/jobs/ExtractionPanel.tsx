@@ -1,14 +1,14 @@
-import { Alert, Anchor, Card, Checkbox, Group, Loader, NativeSelect, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Card, Checkbox, Group, NativeSelect, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
-import { describeError, unwrap } from '../../api/client';
+import { unwrap } from '../../api/client';
 import { useAsync } from '../../lib/use-async';
 import { Link } from '../../router/router';
 import { paths } from '../../router/routes';
 import { useApi } from '../../session/session';
-import { CellCitations, ConfidenceBadge, ExportButtons, JobStatusCard, TypedAnswer } from './components';
+import { CellCitations, ConfidenceBadge, ExportButtons, JobRunHead, TypedAnswer } from './components';
 import { extractionCsv } from './export';
 import { confidenceBand } from './confidence';
-import { useJob, useJobOutputs, useRunAgain } from './job-api';
+import { useCitedJobRun } from './job-api';
 import { JobForm, RemoveRowButton, targetOf, useJobSubmit, useRefill, useRows } from './job-form';
 import { filesInput, TargetPicker, type Target } from './pickers';
 import { DATA_TYPES, resultsByFile, type DataType } from './values';
@@ -122,16 +122,10 @@ export function ExtractionPanel({ jobId }: { jobId: string | null }) {
 
 function ExtractionJob({ jobId }: { jobId: string }) {
   const api = useApi();
-  const state = useJob('extraction', jobId);
-  const runAgain = useRunAgain('extraction', jobId, jobPage);
-  const {
-    results,
-    annotations,
-    error: outputsError,
-    status,
-  } = useJobOutputs('extraction', state, jobId, (signal) =>
+  const run = useCitedJobRun('extraction', jobId, jobPage, (signal) =>
     unwrap(api.GET('/api/core/extraction/jobs/{jobId}/results', { params: { path: { jobId } }, signal })),
   );
+  const { state, results, annotations } = run;
   // File names: from the citations when there are some, else read once per file.
   const groups = results ? resultsByFile(results.results) : [];
   const ids = groups.map((g) => g.fileId).join(',');
@@ -149,13 +143,7 @@ function ExtractionJob({ jobId }: { jobId: string }) {
 
   return (
     <Stack>
-      <JobStatusCard {...state} onCancel={state.cancel} runAgain={runAgain} />
-      {outputsError ? (
-        <Alert color="red" role="alert">
-          {describeError(outputsError)}
-        </Alert>
-      ) : null}
-      {!results && status && !outputsError && <Loader size="sm" aria-label="Loading values" />}
+      <JobRunHead run={run} loadingLabel="Loading values" />
       {results && results.results.length > 0 && (
         <ExportButtons
           jobId={jobId}

@@ -1,13 +1,13 @@
-import { Alert, Badge, Card, Checkbox, Group, Loader, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Card, Checkbox, Group, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
-import { describeError, unwrap } from '../../api/client';
+import { unwrap } from '../../api/client';
 import { useAsync } from '../../lib/use-async';
 import { paths } from '../../router/routes';
 import { useApi } from '../../session/session';
-import { Citations, ConfidenceBadge, EngineNote, JobStatusCard, NotFound, TypedAnswer } from './components';
+import { Citations, ConfidenceBadge, EngineNote, JobRunHead, NotFound, TypedAnswer } from './components';
 import { confidenceBand } from './confidence';
 import classes from './jobs.module.css';
-import { useJob, useJobOutputs, useRunAgain } from './job-api';
+import { useCitedJobRun } from './job-api';
 import { JobForm, RemoveRowButton, targetOf, useJobSubmit, useRefill, useRows } from './job-form';
 import { filesInput, TargetPicker, type Target } from './pickers';
 import { DATA_TYPES, splitList, type DataType } from './values';
@@ -134,28 +134,16 @@ export function QaPanel({ jobId }: { jobId: string | null }) {
 /** A QA job: its card, and each answer with how sure it is and its citations. */
 export function QaJob({ jobId }: { jobId: string }) {
   const api = useApi();
-  const state = useJob('qa', jobId);
-  const runAgain = useRunAgain('qa', jobId, jobPage);
   const inputs = useAsync(() => unwrap(api.GET('/api/core/qa/jobs/{jobId}/inputs', { params: { path: { jobId } } })), [api, jobId]);
-  const {
-    results,
-    annotations,
-    error: outputsError,
-    status,
-  } = useJobOutputs('qa', state, jobId, (signal) =>
+  const run = useCitedJobRun('qa', jobId, jobPage, (signal) =>
     unwrap(api.GET('/api/core/qa/jobs/{jobId}/results', { params: { path: { jobId } }, signal })),
   );
+  const { results, annotations } = run;
   const types = new Map((inputs.data?.questions ?? []).map((q) => [q.id, q.answerType]));
 
   return (
     <Stack>
-      <JobStatusCard {...state} onCancel={state.cancel} runAgain={runAgain} />
-      {outputsError ? (
-        <Alert color="red" role="alert">
-          {describeError(outputsError)}
-        </Alert>
-      ) : null}
-      {!results && status && !outputsError && <Loader size="sm" aria-label="Loading answers" />}
+      <JobRunHead run={run} loadingLabel="Loading answers" />
       {results?.results.map((r) => {
         const band = r.found ? confidenceBand(r.confidence) : 'none';
         return (

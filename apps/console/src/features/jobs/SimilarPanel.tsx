@@ -1,8 +1,8 @@
-import { Alert, Anchor, Badge, Card, Progress, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Card, Progress, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { unwrap } from '../../api/client';
-import { Link } from '../../router/router';
 import { paths } from '../../router/routes';
+import { NameLinkCell } from '../../layout/paged-table';
 import { useApi } from '../../session/session';
 import { JobStatusCard } from './components';
 import { useJob } from './job-api';
@@ -65,10 +65,8 @@ function SimilarJob({ jobId }: { jobId: string }) {
                   <Table.Tbody>
                     {source.files.map((f) => (
                       <Table.Tr key={f.fileId} data-similar-file={f.name}>
-                        <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                          <Anchor component={Link} href={paths.file(f.fileId)} fw={500}>
-                            {f.name}
-                          </Anchor>{' '}
+                        <NameLinkCell href={paths.file(f.fileId)} name={f.name}>
+                          {' '}
                           {f.isSource && (
                             <Badge size="xs" variant="light">
                               source
@@ -77,7 +75,7 @@ function SimilarJob({ jobId }: { jobId: string }) {
                           <Text size="xs" c="dimmed">
                             {f.path}
                           </Text>
-                        </Table.Td>
+                        </NameLinkCell>
                         <Table.Td>
                           <Text size="sm" fw={500} data-score={f.score}>
                             {pct(f.score)}

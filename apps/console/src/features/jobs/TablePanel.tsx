@@ -1,11 +1,11 @@
-import { Alert, Card, Checkbox, Group, Loader, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Card, Checkbox, Group, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { describeError, unwrap } from '../../api/client';
+import { unwrap } from '../../api/client';
 import { paths } from '../../router/routes';
 import { useApi } from '../../session/session';
-import { CellCitations, ExportButtons, JobStatusCard } from './components';
+import { CellCitations, ExportButtons, JobRunHead } from './components';
 import { tableCsv } from './export';
-import { useJob, useJobOutputs, useRunAgain } from './job-api';
+import { useCitedJobRun } from './job-api';
 import { JobForm, RemoveRowButton, targetOf, useJobSubmit, useRefill, useRows } from './job-form';
 import { filesInput, TargetPicker, type Target } from './pickers';
 import { columnKey, entityRows, type EntityColumn } from './values';
@@ -176,29 +176,17 @@ export function TablePanel({ jobId }: { jobId: string | null }) {
 
 function TableJob({ jobId }: { jobId: string }) {
   const api = useApi();
-  const state = useJob('multi-dim-extraction', jobId);
-  const runAgain = useRunAgain('multi-dim-extraction', jobId, jobPage);
-  const {
-    results,
-    annotations,
-    error: outputsError,
-    status,
-  } = useJobOutputs('multi-dim-extraction', state, jobId, (signal) =>
+  const run = useCitedJobRun('multi-dim-extraction', jobId, jobPage, (signal) =>
     unwrap(api.GET('/api/core/multi-dim-extraction/jobs/{jobId}/results', { params: { path: { jobId } }, signal })),
   );
+  const { state, results, annotations } = run;
   const extraction = results?.entityExtraction;
   const columns = extraction?.schema.columns ?? [];
   const rows = extraction ? entityRows(extraction) : [];
 
   return (
     <Stack>
-      <JobStatusCard {...state} onCancel={state.cancel} runAgain={runAgain} />
-      {outputsError ? (
-        <Alert color="red" role="alert">
-          {describeError(outputsError)}
-        </Alert>
-      ) : null}
-      {!results && status && !outputsError && <Loader size="sm" aria-label="Loading rows" />}
+      <JobRunHead run={run} loadingLabel="Loading rows" />
       {extraction && (
         <Card withBorder component="section" aria-label="Extracted rows">
           <Stack gap="xs">

@@ -323,3 +323,31 @@ export function ExportButtons(props: { jobId: string; name?: string; csv: () => 
     </Group>
   );
 }
+
+/**
+ * The top of a cited job's results: its status card, the error reading its outputs, and a loader
+ * (named `loadingLabel`) while the outputs of a started job are read.
+ */
+export function JobRunHead(props: {
+  run: {
+    state: Omit<Parameters<typeof JobStatusCard>[0], 'onCancel' | 'runAgain'> & { cancel: () => void };
+    runAgain: RunAgain;
+    results: unknown;
+    error: unknown;
+    status: string | undefined;
+  };
+  loadingLabel: string;
+}) {
+  const { state, runAgain, results, error, status } = props.run;
+  return (
+    <>
+      <JobStatusCard {...state} onCancel={state.cancel} runAgain={runAgain} />
+      {error ? (
+        <Alert color="red" role="alert">
+          {describeError(error)}
+        </Alert>
+      ) : null}
+      {!results && status && !error && <Loader size="sm" aria-label={props.loadingLabel} />}
+    </>
+  );
+}

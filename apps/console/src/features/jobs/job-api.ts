@@ -171,3 +171,19 @@ export function useRunAgain(kind: RerunnableKind, jobId: string, pageOf: (jobId:
   );
   return { run, busy, error };
 }
+
+/**
+ * A job of a kind that cites and can run again, as its page shows it: the followed job, its
+ * "Run again", and its results with their citations once it has a status.
+ */
+export function useCitedJobRun<K extends CitedJobKind & RerunnableKind, R>(
+  kind: K,
+  jobId: string,
+  pageOf: (jobId: string) => string,
+  readResults: (signal: AbortSignal) => Promise<R>,
+) {
+  const state = useJob(kind, jobId);
+  const runAgain = useRunAgain(kind, jobId, pageOf);
+  const outputs = useJobOutputs(kind, state, jobId, readResults);
+  return { state, runAgain, ...outputs };
+}
