@@ -5,7 +5,7 @@
  * (BENCH_DOCUMENTS_DUMP=<file> npm run bench -- documents), graded as the bench grades answers,
  * in seconds and without the stack. Only for the dev split: the held-out split is run through the
  * stack, once per change.
- *   node bench/documents/replay.js <dump.json> [--min-confidence X] [--show wrong|unanswered|all]
+ *   node bench/documents/replay.js <dump.json> [--min-confidence X] [--min-coverage X] [--show wrong|unanswered|all]
  * Citations are not read back here; the stack run does that.
  */
 require('reflect-metadata');
@@ -26,7 +26,11 @@ const questions = new Map(
 );
 if (dump.some((d) => questions.get(d.id)?.split === 'heldout')) throw new Error('replay is for the dev split only');
 const minConfidence = opt('--min-confidence');
-const reader = new BuiltinReader(minConfidence !== undefined ? { minConfidence: Number(minConfidence) } : {});
+const minCoverage = opt('--min-coverage');
+const reader = new BuiltinReader({
+  ...(minConfidence !== undefined ? { minConfidence: Number(minConfidence) } : {}),
+  ...(minCoverage !== undefined ? { minCoverage: Number(minCoverage) } : {}),
+});
 const show = opt('--show');
 const recordsOut = opt('--records');
 const records = [];
