@@ -227,7 +227,7 @@ export class BuiltinReader implements Reader {
    */
   private several(valued: Valued[], type: AnswerTypeDto): Valued[] {
     const best = valued[0];
-    const listed = type.dataType === 'STRING' ? this.coordinated(valued) : undefined;
+    const listed = type.dataType === 'STRING' ? this.coordinated(valued, type) : undefined;
     if (listed) return listed;
     const floor = best.probability / 20;
     const sameSentence = (v: Valued) => v.candidate.view === best.candidate.view && type.dataType !== 'STRING';
@@ -249,7 +249,7 @@ export class BuiltinReader implements Reader {
   }
 
   /** The items of the coordination the best span stands in ("A, B and C"), each cited where it stands. */
-  private coordinated(valued: Valued[]): Valued[] | undefined {
+  private coordinated(valued: Valued[], type: AnswerTypeDto): Valued[] | undefined {
     const best = valued[0];
     const c = best.candidate;
     const kind = kindOf(c.text) === 'name' ? 'name' : 'phrase';
@@ -264,7 +264,7 @@ export class BuiltinReader implements Reader {
     const probability = Math.min(1, Math.max(best.probability, inside)) / items.length;
     const out: Valued[] = [];
     for (const item of items.slice(0, this.options.maxValues)) {
-      const read = toDataValue(item.text, { dataType: 'STRING', multiValued: false } as AnswerTypeDto);
+      const read = toDataValue(item.text, { ...type, multiValued: false });
       if (!read.value) continue;
       const candidate: Candidate = { ...c, start: item.start, end: item.end, text: item.text, key: item.text.toLowerCase() };
       out.push({ candidate, probability, value: read.value, rawValue: item.text });

@@ -18,7 +18,7 @@ type Kind = 'name' | 'phrase';
 const NAME_JOINERS = /^(?:of|and|the|de|van|von|der|da|du|la|le|for|&|al\.?|et)$/i;
 /** Words that end a phrase item: what follows them says something of the list, not another item. */
 const PHRASE_STOPS =
-  /^(?:is|are|was|were|be|been|has|have|had|in|on|at|to|for|from|by|with|which|that|who|as|were|will|can|may|into|over|under|between|using|such)$/i;
+  /^(?:is|are|was|were|be|been|has|have|had|in|on|at|to|for|from|by|with|which|that|who|as|will|can|may|into|over|under|between|using|such)$/i;
 const MAX_ITEM_WORDS = { name: 6, phrase: 4 } as const;
 /** What separates two items: a comma or semicolon (with an optional "and"/"or"), or a bare "and"/"or"/"&". */
 const SEPARATOR = /\s*(?:[,;]\s*(?:(?:and|or)\s+)?|\s(?:and|or|&)\s)\s*/giu;
@@ -107,16 +107,10 @@ export function coordinationAround(
   spanEnd: number,
   kind: Kind,
 ): CoordinatedItem[] | undefined {
-  // Pieces between separators, each with the separator that ends it.
+  // Pieces between separators (a separator always holds a comma, semicolon or conjunction, never nothing).
   const pieces: { start: number; end: number }[] = [];
   let at = from;
-  const sentence = text.slice(from, to);
-  SEPARATOR.lastIndex = 0;
-  for (let m = SEPARATOR.exec(sentence); m; m = SEPARATOR.exec(sentence)) {
-    if (!m[0].length) {
-      SEPARATOR.lastIndex++;
-      continue;
-    }
+  for (const m of text.slice(from, to).matchAll(SEPARATOR)) {
     pieces.push({ start: at, end: from + m.index });
     at = from + m.index + m[0].length;
   }
