@@ -93,6 +93,29 @@ describe('parsers (through the worker pool)', () => {
     expect(all(doc.root, 'cell').map((c) => c.text)).toEqual(['k', 'v', 'a', '1']);
   });
 
+  it("xml (JATS): the article's own authors, title and publication date, not its editors' or references' names", async () => {
+    const xml = `<?xml version="1.0"?><article><front><article-meta>
+      <title-group><article-title>Ducks <italic>in</italic> Rain</article-title></title-group>
+      <contrib-group>
+        <contrib contrib-type="author"><name><surname>de Iaco</surname><given-names>Alberto</given-names></name></contrib>
+        <contrib contrib-type="author"><name><surname>Wolf</surname><given-names>Gernot</given-names></name></contrib>
+        <contrib contrib-type="author"><collab>Duck Consortium</collab></contrib>
+      </contrib-group>
+      <contrib-group><contrib contrib-type="editor"><name><surname>Editor</surname><given-names>Eve</given-names></name></contrib></contrib-group>
+      <pub-date pub-type="collection"><year>2020</year></pub-date>
+      <pub-date pub-type="epub"><day>1</day><month>6</month><year>2020</year></pub-date>
+    </article-meta></front><back><ref-list><ref><element-citation><person-group><name><surname>Cited</surname><given-names>Carl</given-names></name></person-group></element-citation></ref></ref-list></back></article>`;
+    const doc = await parse(xml, 'paper.xml');
+    expect(doc.metadata).toMatchObject({
+      title: 'Ducks in Rain',
+      authors: ['Alberto de Iaco', 'Gernot Wolf', 'Duck Consortium'],
+      creationDate: '2020-06-01',
+    });
+    // A date without its day stays out rather than becoming the first of a month.
+    const undated = await parse(xml.replace('<day>1</day>', ''), 'paper.xml');
+    expect(undated.metadata.creationDate).toBeUndefined();
+  });
+
   it('html: structure, tables and lists; scripts, styles and hidden parts dropped; MathML kept', async () => {
     const html = `<html lang="en"><head><title>T</title><style>p{}</style><script>var secret=1</script></head><body>
       <h1>Main</h1><p>Hello <b>world</b></p><div style="display:none">hidden text</div>

@@ -193,7 +193,59 @@ function xmlMetadata(root: Element): DocumentMetadata {
     const e = stack.shift()!;
     const n = local(e.name);
     if ((n === 'article-title' || n === 'invention-title') && !meta.title) meta.title = collapseSpaces(textContent(e));
-    stack.push(...elements(e));
+    if (n === 'article-meta') Object.assign(meta, jatsArticleMeta(e));
+    else stack.push(...elements(e));
   }
   return meta;
+}
+
+const child = (el: Element, name: string) => elements(el).find((c) => local(c.name) === name);
+
+/**
+ * A JATS article's own authors and publication date, from its <article-meta> only: the names of
+ * its references and of its editors are not its authors.
+ */
+function jatsArticleMeta(articleMeta: Element): DocumentMetadata {
+  const meta: DocumentMetadata = {};
+  const title = child(articleMeta, 'title-group');
+  const articleTitle = title && child(title, 'article-title');
+  if (articleTitle) meta.title = collapseSpaces(textContent(articleTitle));
+  const authors: string[] = [];
+  for (const group of elements(articleMeta).filter((e) => local(e.name) === 'contrib-group')) {
+    for (const contrib of elements(group)) {
+      if (local(contrib.name) !== 'contrib' || (contrib.attribs['contrib-type'] ?? 'author') !== 'author') continue;
+      const name = child(contrib, 'name');
+      const collab = child(contrib, 'collab');
+      const given = name && child(name, 'given-names');
+      const surname = name && child(name, 'surname');
+      const full = name
+        ? [given, surname]
+            .map((e) => (e ? collapseSpaces(textContent(e)) : ''))
+            .filter(Boolean)
+            .join(' ')
+        : collab
+          ? collapseSpaces(textContent(collab))
+          : '';
+      if (full && authors.length < 200) authors.push(full);
+    }
+  }
+  if (authors.length) meta.authors = authors;
+  const dates = elements(articleMeta).filter((e) => local(e.name) === 'pub-date');
+  // The date the article came out, before the issue's collection date.
+  const published = dates.find((d) => ['pub', 'epub', 'ppub'].includes(d.attribs['date-type'] ?? d.attribs['pub-type'] ?? '')) ?? dates[0];
+  const iso = published && jatsDate(published);
+  if (iso) meta.creationDate = iso;
+  return meta;
+}
+
+/** <pub-date><day>1</day><month>6</month><year>2020</year></pub-date> as 2020-06-01 (a date without its day or month is left out). */
+function jatsDate(el: Element): string | undefined {
+  const part = (name: string) => {
+    const e = child(el, name);
+    return e ? Number(textContent(e).trim()) : NaN;
+  };
+  const [y, m, d] = [part('year'), part('month'), part('day')];
+  if (!Number.isInteger(y) || !Number.isInteger(m) || !Number.isInteger(d) || y < 1000 || m < 1 || m > 12 || d < 1 || d > 31)
+    return undefined;
+  return `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
