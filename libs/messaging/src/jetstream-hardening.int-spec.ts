@@ -1,12 +1,11 @@
 import 'reflect-metadata';
-import { Test, type TestingModule } from '@nestjs/testing';
+import { type TestingModule } from '@nestjs/testing';
 import { JSONCodec, type JetStreamManager, type NatsConnection } from 'nats';
 import { IsBoolean, IsInt } from 'class-validator';
 import { Streams, deadLetterSubject, event } from '@docintel/contracts';
-import { createLogger, ObservabilityModule } from '@docintel/observability';
 import { eventually, startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
 import { JetStream, type RunningConsumer } from './jetstream';
-import { MessagingModule } from './messaging.module';
+import { startMessagingApp } from './testing/messaging-app';
 import { NATS_CONNECTION, prefixedSubject } from './nats.options';
 
 const codec = JSONCodec<unknown>();
@@ -38,19 +37,7 @@ describe('JetStream consumers under failures outside the handler', () => {
   beforeAll(async () => {
     process.on('unhandledRejection', onUnhandled);
     infra = await startTestInfrastructure('jshard');
-    app = await Test.createTestingModule({
-      imports: [
-        ObservabilityModule.forRoot({ service: 'js-hard', logger: createLogger('js-hard', 'silent') }),
-        MessagingModule.forRoot({
-          url: infra.natsUrl,
-          prefix: infra.natsPrefix,
-          service: 'js-hard',
-          rpcTimeoutMs: 5000,
-          shutdownTimeoutMs: 5000,
-        }),
-      ],
-    }).compile();
-    await app.init();
+    app = await startMessagingApp(infra, 'js-hard');
     js = app.get(JetStream);
     nc = app.get<NatsConnection>(NATS_CONNECTION);
     jsm = await nc.jetstreamManager();

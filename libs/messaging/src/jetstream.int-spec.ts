@@ -1,12 +1,12 @@
 import 'reflect-metadata';
-import { Test, type TestingModule } from '@nestjs/testing';
+import { type TestingModule } from '@nestjs/testing';
 import { JSONCodec, type JetStreamManager, type NatsConnection } from 'nats';
 import { IsInt, IsString, MaxLength } from 'class-validator';
 import { Streams, deadLetterSubject, event } from '@docintel/contracts';
-import { createLogger, currentRequestId, ObservabilityModule, runWithRequestId } from '@docintel/observability';
+import { currentRequestId, runWithRequestId } from '@docintel/observability';
 import { eventually, startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
 import { JetStream, type RunningConsumer } from './jetstream';
-import { MessagingModule } from './messaging.module';
+import { startMessagingApp } from './testing/messaging-app';
 import { NATS_CONNECTION } from './nats.options';
 
 const codec = JSONCodec<unknown>();
@@ -49,19 +49,7 @@ describe('JetStream', () => {
 
   beforeAll(async () => {
     infra = await startTestInfrastructure('jetstream');
-    app = await Test.createTestingModule({
-      imports: [
-        ObservabilityModule.forRoot({ service: 'events-test', logger: createLogger('events-test', 'silent') }),
-        MessagingModule.forRoot({
-          url: infra.natsUrl,
-          prefix: infra.natsPrefix,
-          service: 'events-test',
-          rpcTimeoutMs: 5000,
-          shutdownTimeoutMs: 5000,
-        }),
-      ],
-    }).compile();
-    await app.init();
+    app = await startMessagingApp(infra, 'events-test');
     js = app.get(JetStream);
     jsm = await app.get<NatsConnection>(NATS_CONNECTION).jetstreamManager();
     await js.ensureStream(Streams.domainEvents);

@@ -1,12 +1,10 @@
 import 'reflect-metadata';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Test } from '@nestjs/testing';
 import { IsInt } from 'class-validator';
 import { event, Streams } from '@docintel/contracts';
-import { createLogger, ObservabilityModule } from '@docintel/observability';
 import { eventually, startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
 import { JetStream, type RunningConsumer } from './jetstream';
-import { MessagingModule } from './messaging.module';
+import { compileMessagingApp } from './testing/messaging-app';
 
 class Numbered {
   @IsInt()
@@ -35,18 +33,7 @@ describe('queue gauges on /metrics', () => {
 
   beforeAll(async () => {
     infra = await startTestInfrastructure('queuemetrics');
-    const moduleRef = await Test.createTestingModule({
-      imports: [
-        ObservabilityModule.forRoot({ service: 'queue-test', logger: createLogger('queue-test', 'silent') }),
-        MessagingModule.forRoot({
-          url: infra.natsUrl,
-          prefix: infra.natsPrefix,
-          service: 'queue-test',
-          rpcTimeoutMs: 5000,
-          shutdownTimeoutMs: 5000,
-        }),
-      ],
-    }).compile();
+    const moduleRef = await compileMessagingApp(infra, 'queue-test');
     app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter());
     await app.init();
     await app.getHttpAdapter().getInstance().ready();

@@ -1,12 +1,11 @@
 import 'reflect-metadata';
 import { Injectable } from '@nestjs/common';
-import { Test, type TestingModule } from '@nestjs/testing';
+import { type TestingModule } from '@nestjs/testing';
 import type { NatsConnection } from 'nats';
 import { Client, Pool } from 'pg';
 import { DomainError, ErrorCode, rpc, type NoPayload, type RpcCall, type RpcContext } from '@docintel/contracts';
-import { createLogger, ObservabilityModule } from '@docintel/observability';
 import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
-import { MessagingModule } from './messaging.module';
+import { startMessagingApp } from './testing/messaging-app';
 import { NATS_CONNECTION } from './nats.options';
 import { RpcClient } from './rpc-client';
 import { RpcHandler } from './rpc-handler.decorator';
@@ -59,16 +58,8 @@ class HardeningHandlers {
   }
 }
 
-async function startApp(infra: TestInfrastructure, service: string, handlers: boolean): Promise<TestingModule> {
-  const ref = await Test.createTestingModule({
-    imports: [
-      ObservabilityModule.forRoot({ service, logger: createLogger(service, 'silent') }),
-      MessagingModule.forRoot({ url: infra.natsUrl, prefix: infra.natsPrefix, service, rpcTimeoutMs: 5000, shutdownTimeoutMs: 5000 }),
-    ],
-    providers: handlers ? [HardeningHandlers] : [],
-  }).compile();
-  await ref.init();
-  return ref;
+function startApp(infra: TestInfrastructure, service: string, handlers: boolean): Promise<TestingModule> {
+  return startMessagingApp(infra, service, { providers: handlers ? [HardeningHandlers] : [] });
 }
 
 async function rejection(p: Promise<unknown>): Promise<DomainError> {

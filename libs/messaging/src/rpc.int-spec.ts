@@ -1,13 +1,13 @@
 import 'reflect-metadata';
 import { Inject, Injectable } from '@nestjs/common';
-import { Test, type TestingModule } from '@nestjs/testing';
+import { type TestingModule } from '@nestjs/testing';
 import { Type } from 'class-transformer';
 import { IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { DomainError, ErrorCode, rpc, type NoPayload, type RpcCall, type RpcContext } from '@docintel/contracts';
-import { createLogger, currentRequestId, ObservabilityModule } from '@docintel/observability';
+import { currentRequestId } from '@docintel/observability';
 import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
 import type { NatsConnection } from 'nats';
-import { MessagingModule } from './messaging.module';
+import { startMessagingApp } from './testing/messaging-app';
 import { NATS_CONNECTION, prefixedSubject } from './nats.options';
 import { RpcClient, type JsonBytes } from './rpc-client';
 import { RpcHandler } from './rpc-handler.decorator';
@@ -140,16 +140,11 @@ class GreetingHandlers {
   }
 }
 
-async function startApp(infra: TestInfrastructure, service: string, probe?: Probe): Promise<TestingModule> {
-  const ref = await Test.createTestingModule({
-    imports: [
-      ObservabilityModule.forRoot({ service, logger: createLogger(service, 'silent') }),
-      MessagingModule.forRoot({ url: infra.natsUrl, prefix: infra.natsPrefix, service, rpcTimeoutMs: 5000, shutdownTimeoutMs: 10_000 }),
-    ],
+function startApp(infra: TestInfrastructure, service: string, probe?: Probe): Promise<TestingModule> {
+  return startMessagingApp(infra, service, {
     providers: probe ? [{ provide: PROBE, useValue: probe }, GreetingHandlers] : [],
-  }).compile();
-  await ref.init();
-  return ref;
+    shutdownTimeoutMs: 10_000,
+  });
 }
 
 async function rejection(p: Promise<unknown>): Promise<DomainError> {

@@ -1,23 +1,14 @@
 import 'reflect-metadata';
 import { Injectable } from '@nestjs/common';
-import { Test, type TestingModule } from '@nestjs/testing';
+import { type TestingModule } from '@nestjs/testing';
 import { IsInt, IsString } from 'class-validator';
 import { headers as natsHeaders, JSONCodec, type Msg, type MsgHdrs, type NatsConnection } from 'nats';
 import { ErrorCode, event, rpc, RpcHeaders, Streams, type NoPayload, DomainError } from '@docintel/contracts';
-import {
-  createLogger,
-  currentTraceIds,
-  ObservabilityModule,
-  runWithRequestId,
-  startSpan,
-  startTracing,
-  tracingEnabled,
-  type Tracing,
-} from '@docintel/observability';
+import { currentTraceIds, runWithRequestId, startSpan, startTracing, tracingEnabled, type Tracing } from '@docintel/observability';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-node';
 import { eventually, startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
 import { JetStream, type RunningConsumer } from './jetstream';
-import { MessagingModule } from './messaging.module';
+import { startMessagingApp } from './testing/messaging-app';
 import { NATS_CONNECTION, prefixedSubject } from './nats.options';
 import { RpcClient } from './rpc-client';
 import { RpcHandler } from './rpc-handler.decorator';
@@ -119,20 +110,7 @@ describe('tracing over NATS', () => {
 
   beforeAll(async () => {
     infra = await startTestInfrastructure('tracing');
-    app = await Test.createTestingModule({
-      imports: [
-        ObservabilityModule.forRoot({ service: 'tracing-test', logger: createLogger('tracing-test', 'silent') }),
-        MessagingModule.forRoot({
-          url: infra.natsUrl,
-          prefix: infra.natsPrefix,
-          service: 'tracing-test',
-          rpcTimeoutMs: 5000,
-          shutdownTimeoutMs: 5000,
-        }),
-      ],
-      providers: [TraceHandlers],
-    }).compile();
-    await app.init();
+    app = await startMessagingApp(infra, 'tracing-test', { providers: [TraceHandlers] });
     rpcClient = app.get(RpcClient);
     js = app.get(JetStream);
     nc = app.get<NatsConnection>(NATS_CONNECTION);
