@@ -18,6 +18,8 @@ Options (environment variable in brackets):
                       updates docs/benchmarks.md)              [default dev]
   --sizes <list>      scale: namespace sizes, e.g. 10k,100k     [BENCH_SCALE_SIZES, default 10k,100k,1M]
   --keep              scale: keep each size's database (and reuse a kept one)
+  --files <n>         providers: IndexedFiles of the deep-paging namespace, at least 400
+                      (a smaller one is a quick check)          [BENCH_DEEP_FILES, default 100000]
   --no-write          print the results without updating docs/benchmarks.md
   -h, --help`;
 
@@ -25,6 +27,13 @@ function positiveNumber(name, value, { integer = false, allowZero = false } = {}
   const n = Number(value);
   const ok = Number.isFinite(n) && (allowZero ? n >= 0 : n > 0) && (!integer || Number.isInteger(n));
   if (!ok) throw new Error(`--${name} must be a ${integer ? 'whole ' : ''}number${allowZero ? '' : ' above 0'} (got "${value}")`);
+  return n;
+}
+
+/** Page 20 of 20 files must exist. */
+function deepFiles(value) {
+  const n = positiveNumber('files', value, { integer: true });
+  if (n < 400) throw new Error(`--files must be at least 400, page 20 of 20 files (got "${value}")`);
   return n;
 }
 
@@ -39,6 +48,7 @@ function parseOptions(argv, env = process.env) {
       split: { type: 'string' },
       sizes: { type: 'string' },
       keep: { type: 'boolean', default: false },
+      files: { type: 'string' },
       profile: { type: 'boolean', default: false },
       'no-write': { type: 'boolean', default: false },
       'no-breakdown': { type: 'boolean', default: false },
@@ -56,6 +66,7 @@ function parseOptions(argv, env = process.env) {
     split,
     sizes: parseSizes(values.sizes ?? env.BENCH_SCALE_SIZES ?? '10k,100k,1M'),
     keep: values.keep,
+    deepFiles: deepFiles(values.files ?? env.BENCH_DEEP_FILES ?? 100_000),
     profile: values.profile,
     write: !values['no-write'],
     breakdown: !values['no-breakdown'],

@@ -10,10 +10,11 @@
  * handler running the same page query (with its window count). indexing-service and rules-engine
  * start only after the provider rows are measured, so those rows see the same processes as before.
  *
- * Then deep paging: a second namespace gets DEEP_FILES IndexedFile rows of the same provider,
- * inserted directly in SQL (copies of a real indexed file under new names; seeding is not the
- * product's path, the list is), with no ANALYZE afterwards, and page DEEP_PAGE is read one request
- * at a time through the gateway and from the bare server, for p50/p95.
+ * Then deep paging: a second namespace gets --files IndexedFile rows (100,000 by default) of the
+ * same provider, inserted directly in SQL (copies of a real indexed file under new names; seeding
+ * is not the product's path, the list is), with no ANALYZE afterwards, and page DEEP_PAGE is read
+ * through the gateway and from the bare server: one request at a time for p50/p95/p99, then under
+ * the same load as the rows above for throughput.
  */
 const { mkdtempSync, mkdirSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
@@ -27,13 +28,18 @@ const { measure } = require('../lib/load');
 const { measureNats } = require('../lib/nats-load');
 const { createToken, startApp, startProcess, REPO_ROOT } = require('../lib/processes');
 
-const TARGETS = { minThroughputRatio: 0.4, maxGatewayP99Ms: 25, minListThroughputRatio: 0.4, maxDeepPageP95Ms: 50 };
+const TARGETS = {
+  minThroughputRatio: 0.4,
+  maxGatewayP99Ms: 25,
+  minListThroughputRatio: 0.4,
+  maxDeepPageP95Ms: 50,
+  minDeepThroughputRatio: 0.4,
+};
 /** IndexedFiles seeded for the list; the measured page is the first LIST_PAGE_SIZE of them by name. */
 const LIST_FILES = 30;
 const LIST_PAGE_SIZE = 20;
 const SETTLE_TIMEOUT_MS = 5 * 60_000;
-/** The deep-paging namespace's files and the page read (0-based: 19 is the 20th page). */
-const DEEP_FILES = 100_000;
+/** The page read in the deep-paging namespace (0-based: 19 is the 20th page). */
 const DEEP_PAGE = 19;
 const DEEP_REQUESTS = 400;
 const DEEP_WARMUP_REQUESTS = 40;
@@ -125,10 +131,10 @@ async function namespaceOfFiles(databaseUrl, providerId) {
 }
 
 /**
- * Copies the template file `DEEP_FILES` times into the namespace, under new ids, keys and names,
+ * Copies the template file `count` times into the namespace, under new ids, keys and names,
  * in one INSERT (every other column, its pipeline record included, as the template has it).
  */
-async function seedDeepNamespace(databaseUrl, templateId, namespaceId) {
+async function seedDeepNamespace(databaseUrl, templateId, namespaceId, count) {
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -149,8 +155,42 @@ async function seedDeepNamespace(databaseUrl, templateId, namespaceId) {
     await client.query(
       `INSERT INTO indexing.files (${columns.join(', ')})
        SELECT ${values.join(', ')} FROM indexing.files t, generate_series(1, $4::int) AS i WHERE t.id = $1`,
-      [templateId, namespaceId, DEEP_NAMESPACE, DEEP_FILES],
+      [templateId, namespaceId, DEEP_NAMESPACE, count],
     );
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * EXPLAIN ANALYZE of what page DEEP_PAGE costs in Postgres: the query inside provider_files_page
+ * (under the function's own settings, since EXPLAIN does not look inside a function), the counter
+ * read, and for comparison the count(*) that a window count or a separate count would run.
+ */
+async function explainDeepPage(databaseUrl, namespaceId, providerId, pageSize) {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  const explain = async (sql, params) =>
+    (await client.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n');
+  try {
+    await client.query('BEGIN');
+    await client.query('SET LOCAL search_path = indexing');
+    await client.query('SET LOCAL enable_sort = off; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off');
+    const page = await explain(
+      'SELECT * FROM files WHERE namespace_id = $1 AND provider_id = $2 ORDER BY lower(name), id OFFSET $3 LIMIT $4',
+      [namespaceId, providerId, DEEP_PAGE * pageSize, pageSize],
+    );
+    await client.query('ROLLBACK');
+    const total = await explain('SELECT n FROM indexing.provider_file_counts WHERE namespace_id = $1 AND provider_id = $2', [
+      namespaceId,
+      providerId,
+    ]);
+    const count = await explain('SELECT count(*) FROM indexing.files WHERE namespace_id = $1 AND provider_id = $2', [
+      namespaceId,
+      providerId,
+    ]);
+    const ms = (plan) => Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1]);
+    return { page, total, count, pageMs: ms(page), totalMs: ms(total), countMs: ms(count) };
   } finally {
     await client.end();
   }
@@ -168,7 +208,7 @@ async function namespaceIdOf(databaseUrl, name) {
   }
 }
 
-/** Latency of one request at a time (ms): p50 and p95 over `count` requests after `warmup` unmeasured ones. */
+/** Latency of one request at a time (ms): p50, p95 and p99 over `count` requests after `warmup` unmeasured ones. */
 async function sequentialLatency(url, headers, count, warmup) {
   const times = [];
   for (let i = 0; i < warmup + count; i++) {
@@ -181,10 +221,11 @@ async function sequentialLatency(url, headers, count, warmup) {
   }
   times.sort((a, b) => a - b);
   const at = (q) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)];
-  return { requests: count, p50: at(0.5), p95: at(0.95), max: times[times.length - 1] };
+  return { requests: count, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: times[times.length - 1] };
 }
 
 async function run(opts, log) {
+  const deepFiles = opts.deepFiles ?? 100_000;
   const infra = await startInfrastructure('providers');
   const workDir = mkdtempSync(join(tmpdir(), 'docintel-bench-'));
   const storageRoot = join(workDir, 'storage');
@@ -210,6 +251,7 @@ async function run(opts, log) {
   const rows = {};
   let deepNamespaceId;
   let deepSeedS = 0;
+  let deepPlan;
   let deepPath;
   let deepExpected;
   let listChanged = false;
@@ -281,15 +323,18 @@ async function run(opts, log) {
     // Deep paging, in a namespace of its own so that the rows above keep their 30 files.
     const deepAuth = { authorization: `Bearer ${await createToken(env, DEEP_NAMESPACE, 'bench@example.com')}` };
     deepNamespaceId = await namespaceIdOf(infra.databaseUrl, DEEP_NAMESPACE);
-    log(`seeding ${DEEP_FILES} IndexedFile rows in SQL in namespace ${DEEP_NAMESPACE}`);
+    log(`seeding ${deepFiles} IndexedFile rows in SQL in namespace ${DEEP_NAMESPACE}`);
     const deepSeedStarted = Date.now();
-    await seedDeepNamespace(infra.databaseUrl, expectedList.data[0].id.id, deepNamespaceId);
+    await seedDeepNamespace(infra.databaseUrl, expectedList.data[0].id.id, deepNamespaceId, deepFiles);
     deepSeedS = (Date.now() - deepSeedStarted) / 1000;
+    deepPlan = await explainDeepPage(infra.databaseUrl, deepNamespaceId, providerId, LIST_PAGE_SIZE);
+    log(`page ${DEEP_PAGE + 1} in Postgres: ${deepPlan.pageMs} ms, its total ${deepPlan.totalMs} ms (count(*) would take ${deepPlan.countMs} ms)`);
+    log(`plan of the page:\n${deepPlan.page}`);
     deepPath = `/api/core/files?providerId=${providerId}&page=${DEEP_PAGE}&pageSize=${LIST_PAGE_SIZE}`;
     deepExpected = await getJson(`${gateway.url}${deepPath}`, deepAuth);
     const firstDeep = `deep-${String(DEEP_PAGE * LIST_PAGE_SIZE + 1).padStart(6, '0')}.txt`;
     if (
-      deepExpected.totalElements !== DEEP_FILES ||
+      deepExpected.totalElements !== deepFiles ||
       deepExpected.data.length !== LIST_PAGE_SIZE ||
       deepExpected.data[0].name !== firstDeep
     ) {
@@ -297,8 +342,15 @@ async function run(opts, log) {
         `the deep page has ${deepExpected.data.length} of ${deepExpected.totalElements} files, from ${deepExpected.data[0]?.name}`,
       );
     }
-    log(`page ${DEEP_PAGE + 1} of ${DEEP_FILES} files through the gateway: ${DEEP_REQUESTS} requests one at a time`);
+    log(`page ${DEEP_PAGE + 1} of ${deepFiles} files through the gateway: ${DEEP_REQUESTS} requests one at a time`);
     rows.deepGateway = await sequentialLatency(`${gateway.url}${deepPath}`, deepAuth, DEEP_REQUESTS, DEEP_WARMUP_REQUESTS);
+    say(`page ${DEEP_PAGE + 1} of ${deepFiles} files through the gateway`);
+    rows.deepGatewayLoad = await measure({
+      url: `${gateway.url}${deepPath}`,
+      headers: deepAuth,
+      cpu: { ...cpu, 'indexing-service': indexing.pid },
+      ...load,
+    });
     // Only one contender runs at a time, so neither takes CPU from the other.
     while (started.length) await started.pop().stop();
 
@@ -336,8 +388,10 @@ async function run(opts, log) {
     const bareDeepBody = await getJson(`${bareDeep.url}${deepPath}`);
     if (!isDeepStrictEqual(bareDeepBody, deepExpected))
       throw new Error('the bare server answers the deep page differently from the gateway');
-    log(`page ${DEEP_PAGE + 1} of ${DEEP_FILES} files from the bare server: ${DEEP_REQUESTS} requests one at a time`);
+    log(`page ${DEEP_PAGE + 1} of ${deepFiles} files from the bare server: ${DEEP_REQUESTS} requests one at a time`);
     rows.deepBare = await sequentialLatency(`${bareDeep.url}${deepPath}`, {}, DEEP_REQUESTS, DEEP_WARMUP_REQUESTS);
+    say(`page ${DEEP_PAGE + 1} of ${deepFiles} files from the bare server`);
+    rows.deepBareLoad = await measure({ url: `${bareDeep.url}${deepPath}`, cpu: { bare: bareDeep.pid, ...shared }, ...load });
   } finally {
     const stops = await Promise.allSettled(started.map((p) => p.stop()));
     rmSync(workDir, { recursive: true, force: true });
@@ -347,7 +401,8 @@ async function run(opts, log) {
 
   const ratio = rows.gateway.rps / rows.bare.rps;
   const listRatio = rows.listGateway.rps / rows.listBare.rps;
-  const failed = rows.gateway.failed + rows.bare.failed + rows.listGateway.failed + rows.listBare.failed;
+  const deepRatio = rows.deepGatewayLoad.rps / rows.deepBareLoad.rps;
+  const failed = ['gateway', 'bare', 'listGateway', 'listBare', 'deepGatewayLoad', 'deepBareLoad'].reduce((n, k) => n + rows[k].failed, 0);
   const checks = [
     {
       target: `gateway throughput ≥ ${TARGETS.minThroughputRatio * 100}% of bare`,
@@ -365,9 +420,14 @@ async function run(opts, log) {
       pass: listRatio >= TARGETS.minListThroughputRatio,
     },
     {
-      target: `list page ${DEEP_PAGE + 1} of ${DEEP_FILES.toLocaleString('en-US')} files: gateway p95 < ${TARGETS.maxDeepPageP95Ms} ms`,
+      target: `list page ${DEEP_PAGE + 1} of ${deepFiles.toLocaleString('en-US')} files: gateway p95 < ${TARGETS.maxDeepPageP95Ms} ms`,
       measured: `${round1(rows.deepGateway.p95)} ms`,
       pass: rows.deepGateway.p95 < TARGETS.maxDeepPageP95Ms,
+    },
+    {
+      target: `list page ${DEEP_PAGE + 1} of ${deepFiles.toLocaleString('en-US')} files: gateway ≥ ${TARGETS.minDeepThroughputRatio * 100}% of bare`,
+      measured: `${(deepRatio * 100).toFixed(1)}%`,
+      pass: deepRatio >= TARGETS.minDeepThroughputRatio,
     },
     { target: 'no failed requests', measured: `${failed}`, pass: failed === 0 },
   ];
@@ -375,8 +435,9 @@ async function run(opts, log) {
     rows,
     ratio,
     listRatio,
+    deepRatio,
     list: { files: LIST_FILES, pageSize: LIST_PAGE_SIZE, bodyBytes: listBodyBytes, changedDuringMeasurement: listChanged },
-    deep: { files: DEEP_FILES, page: DEEP_PAGE, pageSize: LIST_PAGE_SIZE, requests: DEEP_REQUESTS, seedS: deepSeedS },
+    deep: { files: deepFiles, page: DEEP_PAGE, pageSize: LIST_PAGE_SIZE, requests: DEEP_REQUESTS, seedS: deepSeedS, plan: deepPlan },
     checks,
     pass: checks.every((c) => c.pass),
   };
@@ -391,11 +452,17 @@ const LABELS = {
   natsHop: 'hop: NATS request → storage-service ping',
   httpHop: 'hop: HTTP → api-gateway GET /health/live (no auth, no NATS, no Postgres)',
 };
+const DEEP_LABELS = {
+  deepGateway: 'gateway: HTTP → api-gateway → NATS → indexing-service → Postgres',
+  deepBare: 'bare: one Fastify process, pg, the same page query and total, no auth',
+};
 const SHORT = {
   gateway: 'gateway path',
   bare: 'bare',
   listGateway: 'list: gateway path',
   listBare: 'list: bare',
+  deepGatewayLoad: 'page 20: gateway path',
+  deepBareLoad: 'page 20: bare',
   storageHop: 'hop: storage-service over NATS',
   natsHop: 'hop: NATS ping',
   httpHop: 'hop: gateway /health/live',
@@ -433,7 +500,7 @@ function markdown(result, opts, machine) {
   const noisy = Object.entries(rows).filter(([, r]) => othersShare(r) > 0.15);
   const measured = ['gateway', 'bare', 'listGateway', 'listBare'];
   const hops = ['storageHop', 'natsHop', 'httpHop'].filter((k) => rows[k]);
-  const order = [...measured, ...hops];
+  const order = [...measured, ...hops, ...['deepGatewayLoad', 'deepBareLoad'].filter((k) => rows[k])];
   const perf = (k) => `| ${LABELS[k]} | ${fmt(rows[k].rps)} | ${round1(rows[k].p50)} | ${round1(rows[k].p99)} | ${rows[k].failed} |`;
   const cpuRows = order.map((k) => cpuRow(SHORT[k], rows[k])).filter(Boolean);
   const lines = [
@@ -464,7 +531,7 @@ function markdown(result, opts, machine) {
   ];
   if (rows.deepGateway) {
     const d = result.deep;
-    const deepRow = (label, r) => `| ${label} | ${round1(r.p50)} | ${round1(r.p95)} | ${round1(r.max)} |`;
+    const deepRow = (label, r) => `| ${label} | ${round1(r.p50)} | ${round1(r.p95)} | ${round1(r.p99)} | ${round1(r.max)} |`;
     lines.push(
       '',
       `### Deep paging: page ${d.page + 1} of ${d.files.toLocaleString('en-US')} files`,
@@ -472,13 +539,34 @@ function markdown(result, opts, machine) {
       `\`GET /api/core/files?providerId=…&page=${d.page}&pageSize=${d.pageSize}\` in a namespace of ${d.files.toLocaleString('en-US')} IndexedFiles ` +
         `of one provider, ${d.requests} requests one at a time after ${DEEP_WARMUP_REQUESTS} unmeasured. The files were inserted directly ` +
         `in SQL (${d.seedS.toFixed(1)} s; copies of one indexed file under new names): seeding is not the product's path, the list is. ` +
-        'No ANALYZE ran after the seeding (autovacuum is off on this machine), so the plan does not rest on fresh statistics.',
+        'No ANALYZE ran after the seeding (autovacuum is off on this machine), so the plan does not rest on fresh statistics. ' +
+        `Then the same page under the load of the rows above (${opts.connections} connections, ${opts.durationS} s).`,
       '',
-      '| path | p50 (ms) | p95 (ms) | max (ms) |',
-      '|---|---:|---:|---:|',
-      deepRow('gateway: HTTP → api-gateway → NATS → indexing-service → Postgres', rows.deepGateway),
-      deepRow('bare: one Fastify process, pg, the same page query and total, no auth', rows.deepBare),
+      ...(d.plan
+        ? [
+            `In Postgres (EXPLAIN ANALYZE after the seeding, results in bench/results/): the page ${d.plan.pageMs} ms, ` +
+              `${/Index Scan using (\S+)/.exec(d.plan.page)?.[1] ?? 'not an index scan'} read for ${(d.page + 1) * d.pageSize} rows; ` +
+              `its total ${d.plan.totalMs} ms, one row of provider_file_counts; a count(*) of the provider's files would take ${d.plan.countMs} ms.`,
+            '',
+          ]
+        : []),
+      '| one request at a time | p50 (ms) | p95 (ms) | p99 (ms) | max (ms) |',
+      '|---|---:|---:|---:|---:|',
+      deepRow(DEEP_LABELS.deepGateway, rows.deepGateway),
+      deepRow(DEEP_LABELS.deepBare, rows.deepBare),
     );
+    if (rows.deepGatewayLoad) {
+      const loadRow = (label, r) => `| ${label} | ${fmt(r.rps)} | ${round1(r.p50)} | ${round1(r.p99)} | ${r.failed} |`;
+      lines.push(
+        '',
+        `| ${opts.connections} connections | requests/s | p50 (ms) | p99 (ms) | failed |`,
+        '|---|---:|---:|---:|---:|',
+        loadRow(DEEP_LABELS.deepGateway, rows.deepGatewayLoad),
+        loadRow(DEEP_LABELS.deepBare, rows.deepBareLoad),
+        '',
+        `Page ${d.page + 1}: gateway / bare throughput: **${(result.deepRatio * 100).toFixed(1)}%**.`,
+      );
+    }
   }
   if (noisy.length) {
     lines.push(
