@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { JobsCancel, QaJobsCreate } from '@docintel/contracts';
 import { Metrics } from '@docintel/observability';
-import { F1, app, rpc, reader, alice, settle, useJobsOrchestrator } from '../testing/jobs-fixture';
+import { F1, app, rpc, alice, settle, heldReader, useJobsOrchestrator } from '../testing/jobs-fixture';
 
 /** The job figures the orchestrator exposes on /metrics. */
 
@@ -36,15 +36,7 @@ describe('job figures on /metrics', () => {
     expect(await figure('docintel_job_units_in_progress', { queue: 'units' })).toBe(0);
 
     // A cancelled job ends ABORTED once; its running unit ends as no longer this worker's to write.
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    let entered!: () => void;
-    const started = new Promise<void>((r) => (entered = r));
-    reader.script = async () => {
-      entered();
-      await gate;
-      return { found: false, rawValue: '', value: null, confidence: 0, explanation: 'late', citations: [] };
-    };
+    const { started, release } = heldReader({ found: false, rawValue: '', value: null, confidence: 0, explanation: 'late', citations: [] });
     const slow = await rpc.call(QaJobsCreate, { files: { fileIds: [F1] }, questions: [{ question: 'slow' }] }, alice);
     await started;
     expect(await figure('docintel_job_units_in_progress', { queue: 'units' })).toBe(1);

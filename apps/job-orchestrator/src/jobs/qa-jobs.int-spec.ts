@@ -33,6 +33,7 @@ import {
   aliceElsewhere,
   settle,
   rejection,
+  heldReader,
   useJobsOrchestrator,
 } from '../testing/jobs-fixture';
 
@@ -239,22 +240,14 @@ describe('QA jobs', () => {
   });
 
   it('cancels a running job: ABORTED at once, the running answer discarded, the job never reopened', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    let entered!: () => void;
-    const started = new Promise<void>((r) => (entered = r));
-    reader.script = async () => {
-      entered();
-      await gate;
-      return {
-        found: true,
-        rawValue: 'late',
-        value: { strValue: 'late' },
-        confidence: 1,
-        explanation: 'late',
-        citations: [{ passageId: rowPassage.id, start: 0, end: 7 }],
-      };
-    };
+    const { started, release } = heldReader({
+      found: true,
+      rawValue: 'late',
+      value: { strValue: 'late' },
+      confidence: 1,
+      explanation: 'late',
+      citations: [{ passageId: rowPassage.id, start: 0, end: 7 }],
+    });
     const job = await rpc.call(QaJobsCreate, { files: { fileIds: [F1] }, questions: [{ question: 'slow' }] }, alice);
     await started;
     const cancelled = await rpc.call(JobsCancel, { kind: 'qa', jobId: job.jobId }, alice);

@@ -264,15 +264,23 @@ export function namespaceWithFile(): { ctx: RpcContext; fileId: string } {
   return { ctx: { requestId: 'test', namespaceId, userId: ALICE }, fileId };
 }
 
-/** A reader that holds every question until released, noting the order questions reach it. */
-export function heldReader(): { asked: string[]; release: () => void } {
+const HELD: ReaderAnswer = { found: false, rawValue: '', value: null, confidence: 0, explanation: 'held', citations: [] };
+
+/**
+ * A reader that holds every question until released, noting the order questions reach it;
+ * `started` settles when the first question reaches it, and released questions get `answer`.
+ */
+export function heldReader(answer: ReaderAnswer = HELD): { asked: string[]; started: Promise<void>; release: () => void } {
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
+  let entered!: () => void;
+  const started = new Promise<void>((r) => (entered = r));
   const asked: string[] = [];
   reader.script = async (q) => {
     asked.push(q.question);
+    entered();
     await gate;
-    return { found: false, rawValue: '', value: null, confidence: 0, explanation: 'held', citations: [] };
+    return answer;
   };
-  return { asked, release };
+  return { asked, started, release };
 }
