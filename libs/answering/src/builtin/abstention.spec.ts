@@ -72,6 +72,13 @@ describe('typed candidates no person would take', () => {
     expect(a).toMatchObject({ found: true, value: { longValue: 35 } });
   });
 
+  it('takes no title or chapter number of a code for a count', () => {
+    const passages = [passage('The trustee appointed under chapter 13 of title 11 administers the plan for the debtor.')];
+    const a = ask('How many trustees administer the plan?', type({ dataType: 'INT' }), passages);
+    expect(a.found).toBe(false);
+    expect(a.explanation).toMatch(/reference number/);
+  });
+
   it('prefers the death toll to the footnote mark after it', () => {
     const passages = [passage('The storm killed 157 people in the coastal provinces, the ministry reports 7.')];
     const a = ask('How many people did the storm kill?', type({ dataType: 'INT' }), passages);

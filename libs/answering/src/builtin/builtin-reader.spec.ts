@@ -75,15 +75,16 @@ describe('BuiltinReader', () => {
     expect(a.citations.length).toBe(a.value?.dateListValue?.length);
   });
 
-  it('answers 50 passages in well under a second', async () => {
+  it('answers over 50 passages of the same shape with the place they all name', async () => {
+    // Its speed is measured by the documents bench (latency per question), not asserted here.
     const many = Array.from({ length: 50 }, (_, i) =>
       passage(
         `Section ${i}. The vendor shall deliver ${i + 1} units to the warehouse in Lyon within ${i + 5} days of the order, unless agreed otherwise in writing.`,
       ),
     );
-    const started = Date.now();
-    for (let i = 0; i < 5; i++) await ask('Where shall the vendor deliver the units?', type({ dataType: 'STRING' }), many);
-    expect((Date.now() - started) / 5).toBeLessThan(200);
+    const a = await ask('Where shall the vendor deliver the units?', type({ dataType: 'STRING' }), many);
+    expect(a.found).toBe(true);
+    expect(a.rawValue).toMatch(/Lyon/);
   });
 });
 
@@ -94,6 +95,19 @@ describe('splitSentences', () => {
       'Dr. Smith met J. Doe at 5 p.m. in the U.S. office.',
       'They signed.',
       'Then they left!',
+    ]);
+  });
+
+  it('keeps a label line with the value written below it, but not a list with its heading', () => {
+    const split = (text: string) => splitSentences(text).map((s) => text.slice(s.start, s.end));
+    expect(split('FOR FURTHER INFORMATION CONTACT:\nIan Smith, telephone 202-555-0100.\nSUPPLEMENTARY INFORMATION:')).toEqual([
+      'FOR FURTHER INFORMATION CONTACT:\nIan Smith, telephone 202-555-0100.',
+      'SUPPLEMENTARY INFORMATION:',
+    ]);
+    expect(split('Ingredients:\n- flour\n- sugar')).toEqual(['Ingredients:', '- flour', '- sugar']);
+    expect(split('The parties to the agreement, as listed in the schedule below, are these:\nAcme')).toEqual([
+      'The parties to the agreement, as listed in the schedule below, are these:',
+      'Acme',
     ]);
   });
 });

@@ -24,7 +24,7 @@ const OK: Plausibility = { fit: 1, extra: [] };
  * is the form number?") lifts the veto.
  */
 const REFERENCE_WORDS =
-  'section sections sec s ss paragraph paragraphs para paras art article articles clause clauses part parts chapter chapters chap ch ' +
+  'section sections sec s ss paragraph paragraphs para paras art article articles clause clauses part parts chapter chapters chap ch title titles subpart ' +
   'page pages pp p fig figure figures table tables note notes footnote footnotes schedule exhibit appendix annex item items rule ' +
   'rules regulation regulations form forms no nos nr number numbers model version ver v rev revision standard volume vol line lines ' +
   'step id ref reference code tel telephone phone fax mobile box suite room floor invoice order account acct serial case docket ' +

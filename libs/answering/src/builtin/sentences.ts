@@ -13,10 +13,22 @@ const ABBREVIATIONS = new Set(
   ),
 );
 
+/** A label line is at most this long: a longer line ending with a colon introduces a list or a quote. */
+const MAX_LABEL = 60;
+const LABEL_LINE = /(?:^|\n)[^\n.!?]*[\p{L})]\s?:[ \t]*$/u;
+
+/** Whether the line break at `at` closes a label whose value follows on the next line (not the first item of a list). */
+function labelAbove(text: string, start: number, at: number, next: number): boolean {
+  if (at - start > MAX_LABEL || !LABEL_LINE.test(text.slice(start, at))) return false;
+  return !LIST_MARK.test(text.slice(next, next + 6));
+}
+const LIST_MARK = /^\s*(?:[-•*–·▪]|\d{1,2}[.)]\s|\(?[a-z][.)]\s)/;
+
 /**
  * Sentence boundaries of a text: after . ! ? (and closing quotes or brackets) followed by a space
  * and a capital, digit or quote, unless the period closes a known abbreviation or an initial ("J.
- * Smith"); and at every line break.
+ * Smith"); and at every line break, except after a short label line ending with a colon, whose
+ * value is written on the line below it ("FOR FURTHER INFORMATION CONTACT:\nIan Smith, 202-555-0100").
  */
 export function splitSentences(text: string): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
@@ -30,6 +42,7 @@ export function splitSentences(text: string): { start: number; end: number }[] {
   };
   const boundary = /([.!?]+["'”’)\]]*)(\s+)(?=["'“‘(\[]?[\p{Lu}\p{N}])|\n+/gu;
   for (const m of text.matchAll(boundary)) {
+    if (!m[1] && labelAbove(text, start, m.index, m.index + m[0].length)) continue;
     if (m[1]?.startsWith('.')) {
       const before = /([\p{L}.]+)$/u.exec(text.slice(Math.max(start, m.index - 12), m.index))?.[1] ?? '';
       const word = before.toLowerCase();
