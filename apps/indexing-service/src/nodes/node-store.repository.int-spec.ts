@@ -3,17 +3,15 @@ import { randomUUID } from 'node:crypto';
 import { connect, type NatsConnection } from 'nats';
 import type { DataSource } from 'typeorm';
 import { DomainError, ErrorCode, type NodeRecord, type NodeType, type RpcContext, type StoredNode } from '@docintel/contracts';
-import { createDataSource, initializeDataSource } from '@docintel/persistence';
-import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
-import { CollectionEntity } from '../collections/collection.entity';
+import type { TestInfrastructure } from '@docintel/testing';
 import { FilesRepository } from '../files/files.repository';
-import { IndexedFileEntity } from '../indexation/indexed-file.entity';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
-import { migrations } from '../migrations';
 import { treeWriter } from '../testing/indexing-test-app';
+import { indexedFileDraft, startIndexingDatabase, type IndexingDatabase } from '../testing/indexing-database';
 import { DocumentService } from './document.service';
 import { NodeStoreRepository } from './node-store.repository';
 
+let db: IndexingDatabase;
 let infra: TestInfrastructure;
 let ds: DataSource;
 let nc: NatsConnection;
@@ -21,31 +19,19 @@ let files: FilesRepository;
 let store: NodeStoreRepository;
 
 beforeAll(async () => {
-  infra = await startTestInfrastructure('idxnodes');
-  const opts = { url: infra.databaseUrl, schema: 'indexing', entities: [IndexedFileEntity, CollectionEntity], migrations, poolSize: 20 };
-  ds = await initializeDataSource(createDataSource(opts), opts);
+  db = await startIndexingDatabase('idxnodes', 20);
+  ({ infra, ds } = db);
   nc = await connect({ servers: infra.natsUrl });
   files = new FilesRepository(ds);
   store = new NodeStoreRepository(ds, new IndexationStateRepository(ds));
 });
 afterAll(async () => {
   await nc?.close();
-  await ds?.destroy();
-  await infra?.teardown();
+  await db?.close();
 });
 
 async function newFile(ns: string): Promise<string> {
-  const key = `${randomUUID()}.pdf`;
-  const { file } = await files.createOrGet(ns, {
-    providerId: randomUUID(),
-    providerName: 'Local storage',
-    key,
-    name: key,
-    extension: 'pdf',
-    size: 10,
-    mediaType: 'application/pdf',
-    owner: { id: randomUUID(), email: 'a@example.com', firstName: '', lastName: '', avatarUrl: '' },
-  });
+  const { file } = await files.createOrGet(ns, indexedFileDraft());
   return file.id;
 }
 
