@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { connect, type NatsConnection } from 'nats';
 import type { DataSource } from 'typeorm';
-import { DomainError, ErrorCode, type NodeRecord, type NodeType, type RpcContext, type StoredNode } from '@docintel/contracts';
-import type { TestInfrastructure } from '@docintel/testing';
+import { ErrorCode, type NodeRecord, type NodeType, type RpcContext, type StoredNode } from '@docintel/contracts';
+import { domainRejection, type TestInfrastructure } from '@docintel/testing';
 import { FilesRepository } from '../files/files.repository';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import { treeWriter } from '../testing/indexing-test-app';
@@ -49,16 +49,6 @@ async function writeTree(fileId: string, records: NodeRecord[], batchSize = 1000
   const g = await store.beginGeneration(fileId);
   for (let i = 0; i < records.length; i += batchSize) await store.insertBatch(fileId, g, records.slice(i, i + batchSize));
   return g;
-}
-
-async function failure(p: Promise<unknown>): Promise<DomainError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(DomainError);
-    return err as DomainError;
-  }
-  throw new Error('expected a DomainError');
 }
 
 describe('NodeStoreRepository', () => {
@@ -180,11 +170,11 @@ describe('NodeStoreRepository', () => {
     await store.insertBatch(fileId, g2, paragraphs('two', 2));
     await store.commitGeneration(fileId, g2);
 
-    expect((await failure(store.insertBatch(fileId, g2, paragraphs('late', 1)))).code).toBe(ErrorCode.CONFLICT);
-    expect((await failure(store.commitGeneration(fileId, g1))).code).toBe(ErrorCode.CONFLICT);
-    expect((await failure(store.commitGeneration(fileId, g2 + 5))).code).toBe(ErrorCode.CONFLICT);
-    expect((await failure(store.insertBatch(fileId, g2 + 5, paragraphs('never', 1)))).code).toBe(ErrorCode.CONFLICT);
-    expect((await failure(store.beginGeneration(randomUUID()))).code).toBe(ErrorCode.NOT_FOUND);
+    expect((await domainRejection(store.insertBatch(fileId, g2, paragraphs('late', 1)))).code).toBe(ErrorCode.CONFLICT);
+    expect((await domainRejection(store.commitGeneration(fileId, g1))).code).toBe(ErrorCode.CONFLICT);
+    expect((await domainRejection(store.commitGeneration(fileId, g2 + 5))).code).toBe(ErrorCode.CONFLICT);
+    expect((await domainRejection(store.insertBatch(fileId, g2 + 5, paragraphs('never', 1)))).code).toBe(ErrorCode.CONFLICT);
+    expect((await domainRejection(store.beginGeneration(randomUUID()))).code).toBe(ErrorCode.NOT_FOUND);
     expect(texts((await store.readTree(ns, fileId))!.root)).toEqual(['two-0', 'two-1']);
     const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM nodes WHERE file_id = $1`, [fileId]);
     expect(n).toBe(3);
@@ -208,8 +198,8 @@ describe('NodeStoreRepository', () => {
     const g = await store.beginGeneration(fileId);
     const bad = (n: Partial<NodeRecord>) =>
       store.insertBatch(fileId, g, [{ id: randomUUID(), parentId: null, ordinal: 0, type: 'paragraph', text: '', ...n }]);
-    expect((await failure(bad({ type: 'video' as NodeType }))).code).toBe(ErrorCode.VALIDATION_FAILED);
-    expect((await failure(bad({ id: 'n1' }))).code).toBe(ErrorCode.VALIDATION_FAILED);
+    expect((await domainRejection(bad({ type: 'video' as NodeType }))).code).toBe(ErrorCode.VALIDATION_FAILED);
+    expect((await domainRejection(bad({ id: 'n1' }))).code).toBe(ErrorCode.VALIDATION_FAILED);
   });
 
   it('reads nothing for another namespace', async () => {
@@ -293,10 +283,10 @@ describe('DocumentService on stored trees', () => {
   it('answers 404 for an unknown file or another namespace, 409 while the file is not indexed', async () => {
     const ns = randomUUID();
     const fileId = await storeReport(ns);
-    expect((await failure(documents.read(ctx(randomUUID()), fileId, 'json'))).code).toBe(ErrorCode.NOT_FOUND);
-    expect((await failure(documents.read(ctx(ns), randomUUID(), 'json'))).code).toBe(ErrorCode.NOT_FOUND);
+    expect((await domainRejection(documents.read(ctx(randomUUID()), fileId, 'json'))).code).toBe(ErrorCode.NOT_FOUND);
+    expect((await domainRejection(documents.read(ctx(ns), randomUUID(), 'json'))).code).toBe(ErrorCode.NOT_FOUND);
     const pending = await newFile(ns);
-    const err = await failure(documents.read(ctx(ns), pending, 'markdown'));
+    const err = await domainRejection(documents.read(ctx(ns), pending, 'markdown'));
     expect(err.code).toBe(ErrorCode.CONFLICT);
     expect(err.message).toContain('not indexed yet (status PENDING)');
   });
@@ -314,7 +304,7 @@ describe('DocumentService on stored trees', () => {
     const fileId = await newFile(ns);
     const big = paragraphs('x'.repeat(1000), Math.ceil(nc.info!.max_payload / 1000) + 10);
     await store.commitGeneration(fileId, await writeTree(fileId, big));
-    const err = await failure(documents.read(ctx(ns), fileId, 'json'));
+    const err = await domainRejection(documents.read(ctx(ns), fileId, 'json'));
     expect(err.code).toBe(ErrorCode.PAYLOAD_TOO_LARGE);
     expect(err.message).toContain('format=text');
   });
