@@ -3,8 +3,8 @@ import { Injectable } from '@nestjs/common';
 import { type TestingModule } from '@nestjs/testing';
 import type { NatsConnection } from 'nats';
 import { Client, Pool } from 'pg';
-import { DomainError, ErrorCode, rpc, type NoPayload, type RpcCall, type RpcContext } from '@docintel/contracts';
-import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
+import { ErrorCode, rpc, type NoPayload, type RpcCall, type RpcContext } from '@docintel/contracts';
+import { domainRejection, startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
 import { startMessagingApp } from './testing/messaging-app';
 import { NATS_CONNECTION } from './nats.options';
 import { RpcClient } from './rpc-client';
@@ -62,16 +62,6 @@ function startApp(infra: TestInfrastructure, service: string, handlers: boolean)
   return startMessagingApp(infra, service, { providers: handlers ? [HardeningHandlers] : [] });
 }
 
-async function rejection(p: Promise<unknown>): Promise<DomainError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(DomainError);
-    return err as DomainError;
-  }
-  throw new Error('expected the request to fail');
-}
-
 describe('RPC server: replies that cannot be sent', () => {
   let infra: TestInfrastructure;
   let server: TestingModule;
@@ -101,7 +91,7 @@ describe('RPC server: replies that cannot be sent', () => {
 
   it('answers a reply larger than the NATS max payload with INTERNAL naming the sizes, and keeps serving', async () => {
     expect(maxPayload).toBeGreaterThan(0);
-    const err = await rejection(client.call(S.huge, { bytes: maxPayload + 10 }, ctx('req-huge')));
+    const err = await domainRejection(client.call(S.huge, { bytes: maxPayload + 10 }, ctx('req-huge')));
     expect(err.code).toBe(ErrorCode.INTERNAL);
     expect(err.message).toMatch(
       new RegExp(`^The reply is too large to send: \\d+ bytes, the messaging limit is ${maxPayload} bytes \\(error id [0-9a-f-]{36}\\)$`),
@@ -110,30 +100,30 @@ describe('RPC server: replies that cannot be sent', () => {
     await expect(client.call(S.echo, { still: 'alive' }, ctx('req-after'))).resolves.toEqual({ still: 'alive' });
     await expect(client.call(S.huge, { bytes: 1000 }, ctx('req-small'))).resolves.toEqual({ padding: 'x'.repeat(1000) });
     // callJson meets the same error reply.
-    const raw = await rejection(client.callJson(S.huge, { bytes: maxPayload + 10 }, ctx('req-huge-json')));
+    const raw = await domainRejection(client.callJson(S.huge, { bytes: maxPayload + 10 }, ctx('req-huge-json')));
     expect(raw.code).toBe(ErrorCode.INTERNAL);
     expect(raw.message).toMatch(/^The reply is too large to send: /);
     expect(unhandled).toEqual([]);
   });
 
   it('answers a reply that JSON cannot encode with INTERNAL', async () => {
-    const err = await rejection(client.call(S.bigint, {}, ctx('req-bigint')));
+    const err = await domainRejection(client.call(S.bigint, {}, ctx('req-bigint')));
     expect(err.code).toBe(ErrorCode.INTERNAL);
     expect(err.message).toMatch(/^Internal error \(error id [0-9a-f-]{36}\)$/);
-    const raw = await rejection(client.callJson(S.bigint, {}, ctx('req-bigint-json')));
+    const raw = await domainRejection(client.callJson(S.bigint, {}, ctx('req-bigint-json')));
     expect(raw.code).toBe(ErrorCode.INTERNAL);
     expect(unhandled).toEqual([]);
   });
 
   it('refuses a request larger than the NATS max payload with PAYLOAD_TOO_LARGE', async () => {
-    const err = await rejection(client.call(S.echo, { padding: 'y'.repeat(maxPayload) }, ctx('req-too-big')));
+    const err = await domainRejection(client.call(S.echo, { padding: 'y'.repeat(maxPayload) }, ctx('req-too-big')));
     expect(err.code).toBe(ErrorCode.PAYLOAD_TOO_LARGE);
     expect(err.message).toBe(`The request is too large to pass to the test service (the messaging limit is ${maxPayload} bytes)`);
   });
 
   it('answers SERVICE_UNAVAILABLE, not INTERNAL, when the database refuses or has no connection to give', async () => {
     for (const failure of ['refused', 'pool-timeout'] as const) {
-      const err = await rejection(client.call(S.db, { failure }, ctx(`req-db-${failure}`)));
+      const err = await domainRejection(client.call(S.db, { failure }, ctx(`req-db-${failure}`)));
       expect({ failure, code: err.code, message: err.message }).toEqual({
         failure,
         code: ErrorCode.SERVICE_UNAVAILABLE,
@@ -141,6 +131,6 @@ describe('RPC server: replies that cannot be sent', () => {
       });
     }
     // A query that is wrong stays a bug.
-    expect((await rejection(client.call(S.db, { failure: 'syntax' }, ctx('req-db-syntax')))).code).toBe(ErrorCode.INTERNAL);
+    expect((await domainRejection(client.call(S.db, { failure: 'syntax' }, ctx('req-db-syntax')))).code).toBe(ErrorCode.INTERNAL);
   });
 });

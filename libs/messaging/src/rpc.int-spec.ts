@@ -5,7 +5,7 @@ import { Type } from 'class-transformer';
 import { IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { DomainError, ErrorCode, rpc, type NoPayload, type RpcCall, type RpcContext } from '@docintel/contracts';
 import { currentRequestId } from '@docintel/observability';
-import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
+import { domainRejection, startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
 import type { NatsConnection } from 'nats';
 import { startMessagingApp } from './testing/messaging-app';
 import { NATS_CONNECTION, prefixedSubject } from './nats.options';
@@ -147,16 +147,6 @@ function startApp(infra: TestInfrastructure, service: string, probe?: Probe): Pr
   });
 }
 
-async function rejection(p: Promise<unknown>): Promise<DomainError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(DomainError);
-    return err as DomainError;
-  }
-  throw new Error('expected the request to fail');
-}
-
 describe('RPC over NATS', () => {
   let infra: TestInfrastructure;
   let server: TestingModule;
@@ -194,14 +184,14 @@ describe('RPC over NATS', () => {
   });
 
   it('brings a DomainError back with its code, message and details', async () => {
-    const err = await rejection(client.call(S.conflict, {}, ctx('req-conflict')));
+    const err = await domainRejection(client.call(S.conflict, {}, ctx('req-conflict')));
     expect(err.code).toBe(ErrorCode.CONFLICT);
     expect(err.message).toBe('That name is taken');
     expect(err.details).toEqual([{ field: 'name', problem: 'is taken' }]);
   });
 
   it('turns an unexpected failure into INTERNAL with an error id and nothing of the cause', async () => {
-    const err = await rejection(client.call(S.crash, {}, ctx('req-crash')));
+    const err = await domainRejection(client.call(S.crash, {}, ctx('req-crash')));
     expect(err.code).toBe(ErrorCode.INTERNAL);
     expect(err.message).toMatch(/^Internal error \(error id [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\)$/);
     expect(err.message).not.toContain('hunter2');
@@ -209,7 +199,9 @@ describe('RPC over NATS', () => {
   });
 
   it('rejects an invalid payload with VALIDATION_FAILED naming each field, before the handler runs', async () => {
-    const err = await rejection(client.call(S.echo, { name: 42, options: { tone: 'rude' } } as unknown as Greeting, ctx('req-invalid')));
+    const err = await domainRejection(
+      client.call(S.echo, { name: 42, options: { tone: 'rude' } } as unknown as Greeting, ctx('req-invalid')),
+    );
     expect(err.code).toBe(ErrorCode.VALIDATION_FAILED);
     expect(err.details).toEqual(
       expect.arrayContaining([{ field: 'name', problem: 'must be a string' }, expect.objectContaining({ field: 'options.tone' })]),
@@ -218,13 +210,13 @@ describe('RPC over NATS', () => {
   });
 
   it('answers SERVICE_UNAVAILABLE when nobody serves the subject', async () => {
-    const err = await rejection(client.call(S.nobody, {}, ctx('req-nobody')));
+    const err = await domainRejection(client.call(S.nobody, {}, ctx('req-nobody')));
     expect(err.code).toBe(ErrorCode.SERVICE_UNAVAILABLE);
     expect(err.message).toContain('The test service is not available');
   });
 
   it('answers TIMEOUT when the handler does not reply in time', async () => {
-    const err = await rejection(client.call(S.slow, { name: 'sloth' }, ctx('req-slow'), 300));
+    const err = await domainRejection(client.call(S.slow, { name: 'sloth' }, ctx('req-slow'), 300));
     expect(err.code).toBe(ErrorCode.TIMEOUT);
     expect(err.message).toBe('The test service did not answer within 300 ms');
     probe.gate('sloth').resolve();
@@ -250,24 +242,24 @@ describe('RPC over NATS', () => {
     });
 
     it('rejects a failure reply with the DomainError call rejects with', async () => {
-      const viaCall = await rejection(client.call(S.conflict, {}, ctx('req-conflict-call')));
-      const viaJson = await rejection(client.callJson(S.conflict, {}, ctx('req-conflict-json')));
+      const viaCall = await domainRejection(client.call(S.conflict, {}, ctx('req-conflict-call')));
+      const viaJson = await domainRejection(client.callJson(S.conflict, {}, ctx('req-conflict-json')));
       expect(viaJson.toPayload()).toEqual(viaCall.toPayload());
 
       const invalid = { name: 42 } as unknown as Greeting;
-      const invalidCall = await rejection(client.call(S.echo, invalid, ctx('req-invalid-call')));
-      const invalidJson = await rejection(client.callJson(S.echo, invalid, ctx('req-invalid-json')));
+      const invalidCall = await domainRejection(client.call(S.echo, invalid, ctx('req-invalid-call')));
+      const invalidJson = await domainRejection(client.callJson(S.echo, invalid, ctx('req-invalid-json')));
       expect(invalidJson.toPayload()).toEqual(invalidCall.toPayload());
 
-      const crash = await rejection(client.callJson(S.crash, {}, ctx('req-crash-json')));
+      const crash = await domainRejection(client.callJson(S.crash, {}, ctx('req-crash-json')));
       expect(crash.code).toBe(ErrorCode.INTERNAL);
       expect(crash.message).toMatch(/^Internal error \(error id [0-9a-f-]{36}\)$/);
     });
 
     it('fails on no responder and on timeout as call does', async () => {
-      const nobody = await rejection(client.callJson(S.nobody, {}, ctx('req-json-nobody')));
-      expect(nobody.toPayload()).toEqual((await rejection(client.call(S.nobody, {}, ctx('req-call-nobody')))).toPayload());
-      const slow = await rejection(client.callJson(S.slow, { name: 'sloth-json' }, ctx('req-json-slow'), 300));
+      const nobody = await domainRejection(client.callJson(S.nobody, {}, ctx('req-json-nobody')));
+      expect(nobody.toPayload()).toEqual((await domainRejection(client.call(S.nobody, {}, ctx('req-call-nobody')))).toPayload());
+      const slow = await domainRejection(client.callJson(S.slow, { name: 'sloth-json' }, ctx('req-json-slow'), 300));
       expect(slow.code).toBe(ErrorCode.TIMEOUT);
       expect(slow.message).toBe('The test service did not answer within 300 ms');
       probe.gate('sloth-json').resolve();
@@ -296,7 +288,7 @@ describe('RPC over NATS', () => {
     await nc.flush();
     try {
       for (const p of [client.call(S.foreign, {}, ctx('req-foreign')), client.callJson(S.foreign, {}, ctx('req-foreign-json'))]) {
-        const err = await rejection(p);
+        const err = await domainRejection(p);
         expect(err.code).toBe(ErrorCode.SERVICE_UNAVAILABLE);
         expect(err.message).toBe('Messaging failure talking to the test service: a reply with no x-rpc-status header');
       }

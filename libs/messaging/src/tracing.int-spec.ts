@@ -6,7 +6,7 @@ import { headers as natsHeaders, JSONCodec, type Msg, type MsgHdrs, type NatsCon
 import { ErrorCode, event, rpc, RpcHeaders, Streams, type NoPayload, DomainError } from '@docintel/contracts';
 import { currentTraceIds, runWithRequestId, startSpan, startTracing, tracingEnabled, type Tracing } from '@docintel/observability';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-node';
-import { eventually, startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
+import { eventually, OtlpSpanKind, startTestInfrastructure, type ReceivedSpan, type TestInfrastructure } from '@docintel/testing';
 import { JetStream, type RunningConsumer } from './jetstream';
 import { startMessagingApp } from './testing/messaging-app';
 import { NATS_CONNECTION, prefixedSubject } from './nats.options';
@@ -16,23 +16,8 @@ import { RPC_STATUS_HEADER, RpcStatus } from './rpc-reply';
 
 const codec = JSONCodec<unknown>();
 
-/** OTLP's span kinds, as OtlpReceiver reports them (the API's SpanKind + 1). */
-const Kind = { internal: 1, server: 2, client: 3, producer: 4, consumer: 5 } as const;
-
-/** A finished span as the e2e tests read it from the OTLP receiver. */
-interface SeenSpan {
-  name: string;
-  kind: number;
-  traceId: string;
-  spanId: string;
-  parentSpanId: string;
-  attributes: Record<string, unknown>;
-  statusCode: number;
-  statusMessage?: string;
-  service: string;
-}
-
-function seen(s: ReadableSpan): SeenSpan {
+/** A finished span as the e2e tests read it from the OTLP receiver (its kind is the API's SpanKind + 1). */
+function seen(s: ReadableSpan): ReceivedSpan {
   return {
     name: s.name,
     kind: s.kind + 1,
@@ -95,7 +80,7 @@ class TraceHandlers {
 describe('tracing over NATS', () => {
   let infra: TestInfrastructure;
   const exporter = new InMemorySpanExporter();
-  const spans = (): SeenSpan[] => exporter.getFinishedSpans().map(seen);
+  const spans = (): ReceivedSpan[] => exporter.getFinishedSpans().map(seen);
   let app: TestingModule;
   let rpcClient: RpcClient;
   let js: JetStream;
@@ -162,12 +147,12 @@ describe('tracing over NATS', () => {
         return find();
       });
     };
-    const byName = (name: string, kind: number) => (s: SeenSpan) => s.name === name && s.kind === kind;
+    const byName = (name: string, kind: number) => (s: ReceivedSpan) => s.name === name && s.kind === kind;
 
     it('makes the handler span a child of the caller span, with the request id beside the traceparent', async () => {
       await expect(rpcClient.call(Calls.echo, { name: 'ada' }, ctx)).resolves.toEqual({ hello: 'ada' });
-      const client = await exported(() => spans().find(byName(Calls.echo.subject, Kind.client)), 'the client span');
-      const server = await exported(() => spans().find(byName(Calls.echo.subject, Kind.server)), 'the server span');
+      const client = await exported(() => spans().find(byName(Calls.echo.subject, OtlpSpanKind.client)), 'the client span');
+      const server = await exported(() => spans().find(byName(Calls.echo.subject, OtlpSpanKind.server)), 'the server span');
       expect(server.traceId).toBe(client.traceId);
       expect(server.parentSpanId).toBe(client.spanId);
       expect(client.parentSpanId).toBe(''); // no active span around the call: a new trace
@@ -181,7 +166,7 @@ describe('tracing over NATS', () => {
 
       // On the wire: traceparent names the client span, next to x-request-id.
       await rpcClient.call(Calls.raw, {}, ctx);
-      const rawClient = await exported(() => spans().find(byName(Calls.raw.subject, Kind.client)), 'the raw client span');
+      const rawClient = await exported(() => spans().find(byName(Calls.raw.subject, OtlpSpanKind.client)), 'the raw client span');
       expect(rawHeaders[0]?.get('traceparent')).toBe(`00-${rawClient.traceId}-${rawClient.spanId}-01`);
       expect(rawHeaders[0]?.get(RpcHeaders.requestId)).toBe('req-trace-1');
     });
@@ -194,9 +179,9 @@ describe('tracing over NATS', () => {
       });
       outer?.end();
       const root = await exported(() => spans().find((s) => s.name === 'outer work'), 'the outer span');
-      const missing = await exported(() => spans().find(byName(Calls.missing.subject, Kind.server)), 'the NOT_FOUND server span');
-      const crashClient = await exported(() => spans().find(byName(Calls.crash.subject, Kind.client)), 'the crash client span');
-      const crash = await exported(() => spans().find(byName(Calls.crash.subject, Kind.server)), 'the crash server span');
+      const missing = await exported(() => spans().find(byName(Calls.missing.subject, OtlpSpanKind.server)), 'the NOT_FOUND server span');
+      const crashClient = await exported(() => spans().find(byName(Calls.crash.subject, OtlpSpanKind.client)), 'the crash client span');
+      const crash = await exported(() => spans().find(byName(Calls.crash.subject, OtlpSpanKind.server)), 'the crash server span');
       expect(crashClient).toMatchObject({ traceId: root.traceId, parentSpanId: root.spanId, statusCode: 2 });
       expect(missing.traceId).toBe(root.traceId);
       expect(missing.statusCode).toBe(0);
@@ -226,10 +211,10 @@ describe('tracing over NATS', () => {
       await eventually('the delivery', () => (seen.length ? true : undefined));
 
       const root = await exported(() => spans().find((s) => s.name === 'GET /things'), 'the request span');
-      const publish = await exported(() => spans().find(byName('publish events.traced', Kind.producer)), 'the publish span');
-      const processed = await exported(() => spans().find(byName('process events.traced', Kind.consumer)), 'the process span');
+      const publish = await exported(() => spans().find(byName('publish events.traced', OtlpSpanKind.producer)), 'the publish span');
+      const processed = await exported(() => spans().find(byName('process events.traced', OtlpSpanKind.consumer)), 'the process span');
       const inner = await exported(
-        () => spans().find((s) => s.kind === Kind.client && s.parentSpanId === processed.spanId),
+        () => spans().find((s) => s.kind === OtlpSpanKind.client && s.parentSpanId === processed.spanId),
         'the RPC client span inside the consumer',
       );
       expect(publish).toMatchObject({ traceId: root.traceId, parentSpanId: root.spanId });
@@ -270,7 +255,7 @@ describe('tracing over NATS', () => {
           ),
         'the process span of the old message',
       );
-      expect(processed.kind).toBe(Kind.consumer);
+      expect(processed.kind).toBe(OtlpSpanKind.consumer);
     });
   });
 });

@@ -7,3 +7,4 @@ export * from './onnx-model';
 export * from './openai-server';
 export * from './otlp-receiver';
 export * from './eventually';
+export * from './domain-rejection';

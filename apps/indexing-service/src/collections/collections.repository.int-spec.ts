@@ -1,29 +1,23 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { createDataSource, initializeDataSource } from '@docintel/persistence';
-import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
 import { FilesRepository } from '../files/files.repository';
-import { IndexedFileEntity } from '../indexation/indexed-file.entity';
-import { migrations } from '../migrations';
-import { CollectionEntity } from './collection.entity';
+import { startIndexingDatabase, type IndexingDatabase } from '../testing/indexing-database';
 import { CollectionsRepository, type CollectionPatch, type NewCollection } from './collections.repository';
 
-let infra: TestInfrastructure;
+let db: IndexingDatabase;
 let ds: DataSource;
 let collections: CollectionsRepository;
 let files: FilesRepository;
 
 beforeAll(async () => {
-  infra = await startTestInfrastructure('idxcoll');
-  const opts = { url: infra.databaseUrl, schema: 'indexing', entities: [IndexedFileEntity, CollectionEntity], migrations, poolSize: 20 };
-  ds = await initializeDataSource(createDataSource(opts), opts);
+  db = await startIndexingDatabase('idxcoll', 20);
+  ds = db.ds;
   collections = new CollectionsRepository(ds);
   files = new FilesRepository(ds);
 });
 afterAll(async () => {
-  await ds?.destroy();
-  await infra?.teardown();
+  await db?.close();
 });
 
 const alice = { id: randomUUID(), email: 'alice@example.com', firstName: '', lastName: '', avatarUrl: '' };

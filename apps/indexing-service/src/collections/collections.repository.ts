@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { CollectionSortField, SortOrder } from '@docintel/contracts';
+import { ownerColumnValues, type RecordOwner } from '../ownership';
 import { containsPattern, isUuid } from '../tenancy';
 import { CollectionEntity, type CollectionWithCount } from './collection.entity';
 
@@ -57,7 +58,7 @@ export interface NewCollection {
   name: string;
   description: string | null;
   icon: string | null;
-  owner: { id: string; email: string; firstName: string; lastName: string; avatarUrl: string };
+  owner: RecordOwner;
 }
 
 export interface CollectionPatch {
@@ -92,20 +93,7 @@ export class CollectionsRepository {
                                 owner_last_name, owner_avatar_url, policy_id, created_time)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
        RETURNING *, 0 AS files_count`,
-      [
-        randomUUID(),
-        namespace,
-        draft.name,
-        draft.description,
-        draft.icon,
-        draft.owner.id,
-        draft.owner.email,
-        draft.owner.firstName,
-        draft.owner.lastName,
-        draft.owner.avatarUrl,
-        randomUUID(),
-        Date.now(),
-      ],
+      [randomUUID(), namespace, draft.name, draft.description, draft.icon, ...ownerColumnValues(draft.owner), randomUUID(), Date.now()],
     );
     return fromRow(rows[0]);
   }

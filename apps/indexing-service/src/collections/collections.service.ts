@@ -13,6 +13,7 @@ import {
 } from '@docintel/contracts';
 import { FilesRepository } from '../files/files.repository';
 import { toIndexedFileDto } from '../files/indexed-file.mapper';
+import { recordOwner } from '../ownership';
 import { requireNamespace, requireUser } from '../tenancy';
 import { toCollectionDto } from './collection.mapper';
 import { CollectionsRepository, type LinkOutcome } from './collections.repository';
@@ -43,13 +44,7 @@ export class CollectionsService {
       name: req.name,
       description: req.description ?? null,
       icon: req.icon ?? null,
-      owner: {
-        id: requireUser(ctx),
-        email: req.owner.email,
-        firstName: req.owner.firstName ?? '',
-        lastName: req.owner.lastName ?? '',
-        avatarUrl: req.owner.avatarUrl ?? '',
-      },
+      owner: recordOwner(requireUser(ctx), req.owner),
     });
     return toCollectionDto(created);
   }

@@ -1,14 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Hooks, type NodeBatchCreatedEvent, type NodeEmbeddingProgress, type RpcContext } from '@docintel/contracts';
+import { Hooks, type NodeBatchCreatedEvent, type RuleFilter } from '@docintel/contracts';
 import { chunk, type NodeEmbedding } from '@docintel/ai';
-import { LOGGER, currentRequestId, type Logger } from '@docintel/observability';
-import { RulesClient } from '@docintel/rules';
 import { SERVICE_ENV } from '@docintel/runtime';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import type { IndexingEnv } from '../indexing.env';
 import { DurableWorker, type Delivery, type DurableHandler, type DurableWorkerOptions } from '@docintel/messaging';
 import { laneOf, type Lane } from '../pipeline/lanes';
-import { StepProgressRecorder, type StepRun } from '../pipeline/step-progress';
+import type { BatchOutcome } from '../pipeline/step-progress';
+import { TreeBatchSteps } from '../pipeline/tree-batch-step';
 import { PROGRESS_KEYS } from '../pipeline/tree-events';
 import { Embeddings } from './embedder.provider';
 import { EmbeddingTexts } from './embedding-texts';
@@ -49,91 +48,50 @@ export class NodeEmbeddingConsumer implements DurableHandler<NodeBatchCreatedEve
   protected readonly lane: Lane = 'small';
 
   constructor(
+    private readonly steps: TreeBatchSteps,
     private readonly state: IndexationStateRepository,
-    private readonly progress: StepProgressRecorder,
-    private readonly rules: RulesClient,
     private readonly texts: EmbeddingTexts,
     private readonly embeddings: Embeddings,
     private readonly vectors: NodeVectorsRepository,
     @Inject(SERVICE_ENV) private readonly env: IndexingEnv,
-    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async handle(event: NodeBatchCreatedEvent, delivery: Delivery): Promise<void> {
     if (laneOf(event, this.env) !== this.lane) return;
-    const run: StepRun = { requestedTime: event.requestedTime, generation: event.generation, batch: event.batch };
-    const file = await this.state.load(event.fileId);
-    // Deleted, or a newer tree replaced this one (its nodes are gone): nothing to embed.
-    if (!file || file.namespaceId !== event.namespaceId || file.currentGeneration !== event.generation) return;
-    if (!(await this.progress.current<NodeEmbeddingProgress>(event.fileId, PROGRESS_KEYS.embedding, run))) return; // an older run's batch
+    await this.steps.run(
+      event,
+      delivery,
+      this.steps.ruleGated('node_embedding', PROGRESS_KEYS.embedding, 'embeddedNodes', event, (filter) =>
+        this.embed(event, filter, delivery),
+      ),
+    );
+  }
 
+  /** Embeds the batch's nodes the rule's filter lets through and stores their vectors. */
+  private async embed(event: NodeBatchCreatedEvent, filter: RuleFilter, delivery: Delivery): Promise<BatchOutcome | undefined> {
+    const selected = await this.texts.select(event.fileId, event.generation, event.nodeIds, filter, this.embeddings.maxChars);
+    const rows: NodeEmbedding[] = [];
+    for (const slice of chunk(selected, EMBED_SLICE)) {
+      const vectors = await this.embeddings.embedder.embed(slice.map((c) => c.text));
+      slice.forEach((c, i) => rows.push({ nodeId: c.id, fileId: event.fileId, vector: vectors[i] }));
+      delivery.progress();
+    }
     try {
-      const ctx: RpcContext = {
-        requestId: currentRequestId() ?? event.fileId,
-        namespaceId: event.namespaceId,
-        namespaceName: event.namespaceName,
-      };
-      const decision = await this.rules.evaluate(ctx, 'node_embedding', {
-        mimeType: event.mimeType,
-        size: event.size,
-        nodeTypes: event.nodeTypes,
-      });
-      if (!decision.run) {
-        await this.progress.batchOver(event.fileId, PROGRESS_KEYS.embedding, 'embeddedNodes', run, {
-          kind: 'skipped',
-          reason: `the namespace's node_embedding rule does not apply: ${decision.reason ?? 'no reason given'}`,
-        });
-        return;
-      }
-      await this.progress.started(event.fileId, PROGRESS_KEYS.embedding, run);
-      const selected = await this.texts.select(
-        event.fileId,
-        event.generation,
-        event.nodeIds,
-        decision.filter ?? {},
-        this.embeddings.maxChars,
-      );
-      const rows: NodeEmbedding[] = [];
-      for (const slice of chunk(selected, EMBED_SLICE)) {
-        const vectors = await this.embeddings.embedder.embed(slice.map((c) => c.text));
-        slice.forEach((c, i) => rows.push({ nodeId: c.id, fileId: event.fileId, vector: vectors[i] }));
-        delivery.progress();
-      }
-      try {
-        await this.embeddings.store.upsert(event.namespaceId, rows);
-      } catch (err) {
-        if ((err as { code?: string }).code === FOREIGN_KEY_VIOLATION) return; // the file was deleted meanwhile
-        throw err;
-      }
-      // A reparse committed while we embedded: its clean-up may have run before our write, so undo it here.
-      const now = await this.state.load(event.fileId);
-      if (!now || now.currentGeneration !== event.generation) {
-        await this.vectors.deleteNodes(
-          event.fileId,
-          rows.map((r) => r.nodeId),
-        );
-        return;
-      }
-      await this.progress.batchOver(event.fileId, PROGRESS_KEYS.embedding, 'embeddedNodes', run, {
-        kind: 'done',
-        count: rows.length,
-        extra: { model: this.embeddings.embedder.model },
-      });
+      await this.embeddings.store.upsert(event.namespaceId, rows);
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      if (delivery.lastDelivery) {
-        await this.progress
-          .batchOver(event.fileId, PROGRESS_KEYS.embedding, 'embeddedNodes', run, { kind: 'failed', error: message })
-          .catch(() => undefined);
-      } else {
-        await this.progress.attemptFailed(event.fileId, PROGRESS_KEYS.embedding, run, message).catch(() => undefined);
-      }
-      this.logger.warn(
-        { err, fileId: event.fileId, batch: event.batch, deliveryCount: delivery.deliveryCount },
-        'node_embedding attempt failed',
-      );
+      if ((err as { code?: string }).code === FOREIGN_KEY_VIOLATION) return undefined; // the file was deleted meanwhile
       throw err;
     }
+    // A reparse committed while we embedded: its clean-up may have run before our write, so undo it here.
+    const now = await this.state.load(event.fileId);
+    if (!now || now.currentGeneration !== event.generation) {
+      await this.vectors.deleteNodes(
+        event.fileId,
+        rows.map((r) => r.nodeId),
+      );
+      return undefined;
+    }
+    return { kind: 'done', count: rows.length, extra: { model: this.embeddings.embedder.model } };
   }
 }
 

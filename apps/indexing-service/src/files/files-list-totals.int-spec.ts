@@ -2,30 +2,24 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { toPage } from '@docintel/contracts';
-import { createDataSource, initializeDataSource } from '@docintel/persistence';
-import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
-import { CollectionEntity } from '../collections/collection.entity';
 import { CollectionsRepository } from '../collections/collections.repository';
-import { migrations } from '../migrations';
+import { startIndexingDatabase, type IndexingDatabase } from '../testing/indexing-database';
 import { FilesRepository, type FileListQuery, type FileScope, type NewIndexedFile } from './files.repository';
-import { IndexedFileEntity } from '../indexation/indexed-file.entity';
 import { indexedFilePageJson, toIndexedFileDto } from './indexed-file.mapper';
 
-let infra: TestInfrastructure;
+let db: IndexingDatabase;
 let ds: DataSource;
 let files: FilesRepository;
 let collections: CollectionsRepository;
 
 beforeAll(async () => {
-  infra = await startTestInfrastructure('idxtotals');
-  const opts = { url: infra.databaseUrl, schema: 'indexing', entities: [IndexedFileEntity, CollectionEntity], migrations, poolSize: 30 };
-  ds = await initializeDataSource(createDataSource(opts), opts);
+  db = await startIndexingDatabase('idxtotals', 30);
+  ds = db.ds;
   files = new FilesRepository(ds);
   collections = new CollectionsRepository(ds);
 });
 afterAll(async () => {
-  await ds?.destroy();
-  await infra?.teardown();
+  await db?.close();
 });
 
 const owner = { id: randomUUID(), email: 'alice@example.com', firstName: 'Alice', lastName: 'Martin', avatarUrl: '' };

@@ -1,33 +1,27 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { createDataSource, initializeDataSource } from '@docintel/persistence';
-import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
-import { CollectionEntity } from '../collections/collection.entity';
 import { CollectionsRepository } from '../collections/collections.repository';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
-import { migrations } from '../migrations';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
+import { startIndexingDatabase, type IndexingDatabase } from '../testing/indexing-database';
 import { FilesRepository, type NewIndexedFile } from './files.repository';
-import { IndexedFileEntity } from '../indexation/indexed-file.entity';
 import { toIndexedFileDto } from './indexed-file.mapper';
 import { OntologiesRepository } from './ontologies.repository';
 
-let infra: TestInfrastructure;
+let db: IndexingDatabase;
 let ds: DataSource;
 let files: FilesRepository;
 let state: IndexationStateRepository;
 
 beforeAll(async () => {
-  infra = await startTestInfrastructure('idxfiles');
-  const opts = { url: infra.databaseUrl, schema: 'indexing', entities: [IndexedFileEntity, CollectionEntity], migrations, poolSize: 30 };
-  ds = await initializeDataSource(createDataSource(opts), opts);
+  db = await startIndexingDatabase('idxfiles', 30);
+  ds = db.ds;
   files = new FilesRepository(ds);
   state = new IndexationStateRepository(ds);
 });
 afterAll(async () => {
-  await ds?.destroy();
-  await infra?.teardown();
+  await db?.close();
 });
 
 const PROVIDER = randomUUID();

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type Repository } from 'typeorm';
 import type { FileSortField, SortOrder } from '@docintel/contracts';
+import { ownerColumnValues, type RecordOwner } from '../ownership';
 import { containsPattern, isUuid } from '../tenancy';
 import { IndexedFileEntity } from '../indexation/indexed-file.entity';
 import type { IndexedFileListRow } from './indexed-file.mapper';
@@ -35,7 +36,7 @@ export interface NewIndexedFile {
   extension: string;
   size: number | null;
   mediaType: string | null;
-  owner: { id: string; email: string; firstName: string; lastName: string; avatarUrl: string };
+  owner: RecordOwner;
 }
 
 /** Which files a listing covers: those of a provider, or those in a collection. */
@@ -91,11 +92,7 @@ export class FilesRepository {
         draft.size,
         draft.mediaType,
         draft.providerName,
-        draft.owner.id,
-        draft.owner.email,
-        draft.owner.firstName,
-        draft.owner.lastName,
-        draft.owner.avatarUrl,
+        ...ownerColumnValues(draft.owner),
         randomUUID(),
         now,
         draft.namespaceName ?? null,

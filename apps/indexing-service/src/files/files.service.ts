@@ -11,6 +11,7 @@ import {
   type RpcContext,
 } from '@docintel/contracts';
 import type { JsonBytes } from '@docintel/messaging';
+import { recordOwner } from '../ownership';
 import { requireNamespace, requireUser } from '../tenancy';
 import { FilesRepository } from './files.repository';
 import { INDEXATION_REQUESTS, type IndexationRequests } from '../indexation/indexation-requests';
@@ -70,13 +71,7 @@ export class FilesService {
       extension: keyExtension(item.key),
       size: item.size ?? null,
       mediaType: item.mediaType ?? null,
-      owner: {
-        id: userId,
-        email: req.owner.email,
-        firstName: req.owner.firstName ?? '',
-        lastName: req.owner.lastName ?? '',
-        avatarUrl: req.owner.avatarUrl ?? '',
-      },
+      owner: recordOwner(userId, req.owner),
     });
     if (created) await this.indexation.requested(file);
     return toIndexedFileDto(file);

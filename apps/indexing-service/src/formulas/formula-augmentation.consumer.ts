@@ -1,14 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Hooks, type FormulaAugmentationProgress, type NodeUpdatedEvent, type RpcContext } from '@docintel/contracts';
+import { Hooks, type NodeUpdatedEvent, type RuleFilter } from '@docintel/contracts';
 import { DurableWorker, JetStream, type Delivery, type DurableHandler } from '@docintel/messaging';
-import { LOGGER, currentRequestId, type Logger } from '@docintel/observability';
-import { nodeMatches, RulesClient } from '@docintel/rules';
+import { nodeMatches } from '@docintel/rules';
 import { SERVICE_ENV } from '@docintel/runtime';
-import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import type { IndexingEnv } from '../indexing.env';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
 import { fileLane, type Lane } from '../pipeline/lanes';
-import { StepProgressRecorder, type StepRun } from '../pipeline/step-progress';
+import type { BatchOutcome } from '../pipeline/step-progress';
+import { TreeBatchSteps } from '../pipeline/tree-batch-step';
 import { PROGRESS_KEYS } from '../pipeline/tree-events';
 import { augment } from './formula-augmentation';
 import { isFormulaCandidate } from '../pipeline/formula-candidates';
@@ -29,91 +28,60 @@ export class FormulaAugmentationConsumer implements DurableHandler<NodeUpdatedEv
   protected readonly lane: Lane = 'small';
 
   constructor(
-    private readonly state: IndexationStateRepository,
-    private readonly progress: StepProgressRecorder,
+    private readonly steps: TreeBatchSteps,
     private readonly nodes: NodeStoreRepository,
-    private readonly rules: RulesClient,
     private readonly jetstream: JetStream,
     @Inject(SERVICE_ENV) private readonly env: IndexingEnv,
-    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async handle(event: NodeUpdatedEvent, delivery: Delivery): Promise<void> {
     if (event.reason === 'augmented') return; // our own announcement
-    const run: StepRun = { requestedTime: event.requestedTime, generation: event.generation, batch: event.batch };
-    const file = await this.state.load(event.fileId);
-    if (!file || file.namespaceId !== event.namespaceId || file.currentGeneration !== event.generation) return;
-    if (fileLane(file.additionalInfo, this.env) !== this.lane) return;
-    if (!(await this.progress.current<FormulaAugmentationProgress>(event.fileId, PROGRESS_KEYS.formulas, run))) return;
+    await this.steps.run(event, delivery, {
+      ...this.steps.ruleGated('formula_augmentation', PROGRESS_KEYS.formulas, 'augmentedNodes', event, (filter) =>
+        this.augmentBatch(event, filter, delivery),
+      ),
+      admits: (file) => fileLane(file.additionalInfo, this.env) === this.lane,
+    });
+  }
 
-    try {
-      const ctx: RpcContext = {
-        requestId: currentRequestId() ?? event.fileId,
+  /** Augments the batch's formula candidates the rule's filter lets through and announces the nodes it changed. */
+  private async augmentBatch(event: NodeUpdatedEvent, filter: RuleFilter, delivery: Delivery): Promise<BatchOutcome> {
+    const rows = await this.nodes.readNodes(event.fileId, event.generation, event.nodeIds);
+    const updates: Array<{ id: string; attributes: Record<string, unknown> }> = [];
+    let unreadable = 0;
+    for (const row of rows) {
+      if (!isFormulaCandidate(row) || !nodeMatches(filter, row)) continue;
+      const attributes = augment(row);
+      if (!attributes) continue;
+      if (attributes.formulaError) unreadable++;
+      updates.push({ id: row.id, attributes: { ...attributes } });
+    }
+    delivery.progress();
+    const changed = await this.nodes.mergeAttributes(event.fileId, event.generation, updates);
+    if (changed.length) {
+      const announcement: NodeUpdatedEvent = {
         namespaceId: event.namespaceId,
         namespaceName: event.namespaceName,
-      };
-      const decision = await this.rules.evaluate(ctx, 'formula_augmentation', {
+        fileId: event.fileId,
+        requestedTime: event.requestedTime,
+        generation: event.generation,
+        nodeIds: changed,
+        nodeTypes: [...new Set(rows.filter((r) => changed.includes(r.id)).map((r) => r.type))],
         mimeType: event.mimeType,
         size: event.size,
-        nodeTypes: event.nodeTypes,
-      });
-      if (!decision.run) {
-        await this.progress.batchOver(event.fileId, PROGRESS_KEYS.formulas, 'augmentedNodes', run, {
-          kind: 'skipped',
-          reason: `the namespace's formula_augmentation rule does not apply: ${decision.reason ?? 'no reason given'}`,
-        });
-        return;
-      }
-      await this.progress.started(event.fileId, PROGRESS_KEYS.formulas, run);
-      const filter = decision.filter ?? {};
-      const rows = await this.nodes.readNodes(event.fileId, event.generation, event.nodeIds);
-      const updates: Array<{ id: string; attributes: Record<string, unknown> }> = [];
-      let unreadable = 0;
-      for (const row of rows) {
-        if (!isFormulaCandidate(row) || !nodeMatches(filter, row)) continue;
-        const attributes = augment(row);
-        if (!attributes) continue;
-        if (attributes.formulaError) unreadable++;
-        updates.push({ id: row.id, attributes: { ...attributes } });
-      }
-      delivery.progress();
-      const changed = await this.nodes.mergeAttributes(event.fileId, event.generation, updates);
-      if (changed.length) {
-        const announcement: NodeUpdatedEvent = {
-          namespaceId: event.namespaceId,
-          namespaceName: event.namespaceName,
-          fileId: event.fileId,
-          requestedTime: event.requestedTime,
-          generation: event.generation,
-          nodeIds: changed,
-          nodeTypes: [...new Set(rows.filter((r) => changed.includes(r.id)).map((r) => r.type))],
-          mimeType: event.mimeType,
-          size: event.size,
-          reason: 'augmented',
-        };
-        await this.jetstream.publish(
-          Hooks.nodeUpdated,
-          announcement,
-          `${event.fileId}:${event.generation}:${event.requestedTime}:augmented:${event.batch ?? 0}`,
-        );
-      }
-      await this.progress.batchOver(event.fileId, PROGRESS_KEYS.formulas, 'augmentedNodes', run, {
-        kind: 'done',
-        count: changed.length - unreadable,
-        ...(unreadable ? { extra: { lastError: `${unreadable} formula(s) could not be read; see formulaError on those nodes` } } : {}),
-      });
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      if (delivery.lastDelivery) {
-        await this.progress
-          .batchOver(event.fileId, PROGRESS_KEYS.formulas, 'augmentedNodes', run, { kind: 'failed', error: message })
-          .catch(() => undefined);
-      } else {
-        await this.progress.attemptFailed(event.fileId, PROGRESS_KEYS.formulas, run, message).catch(() => undefined);
-      }
-      this.logger.warn({ err, fileId: event.fileId, deliveryCount: delivery.deliveryCount }, 'formula_augmentation attempt failed');
-      throw err;
+        reason: 'augmented',
+      };
+      await this.jetstream.publish(
+        Hooks.nodeUpdated,
+        announcement,
+        `${event.fileId}:${event.generation}:${event.requestedTime}:augmented:${event.batch ?? 0}`,
+      );
     }
+    return {
+      kind: 'done',
+      count: changed.length - unreadable,
+      ...(unreadable ? { extra: { lastError: `${unreadable} formula(s) could not be read; see formulaError on those nodes` } } : {}),
+    };
   }
 }
 

@@ -1,7 +1,6 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
 import type { IndexationStatus } from '@docintel/contracts';
-
-const bigintNumber = { to: (v: number | null) => v, from: (v: string | null) => (v === null ? null : Number(v)) };
+import { bigintNumber, OwnedRecordEntity } from '../ownership';
 
 /**
  * An IndexedFile: a provider item taken into the index of a namespace. This entity is the one read
@@ -10,13 +9,7 @@ const bigintNumber = { to: (v: number | null) => v, from: (v: string | null) => 
  * additionalInfos) goes through IndexationStateRepository.
  */
 @Entity({ name: 'files' })
-export class IndexedFileEntity {
-  @PrimaryColumn('uuid')
-  id: string;
-
-  @Column('uuid', { name: 'namespace_id' })
-  namespaceId: string;
-
+export class IndexedFileEntity extends OwnedRecordEntity {
   @Column('uuid', { name: 'provider_id' })
   providerId: string;
 
@@ -42,27 +35,6 @@ export class IndexedFileEntity {
 
   @Column('text', { name: 'provider_name' })
   providerName: string;
-
-  @Column('uuid', { name: 'owner_id' })
-  ownerId: string;
-
-  @Column('text', { name: 'owner_email' })
-  ownerEmail: string;
-
-  @Column('text', { name: 'owner_first_name' })
-  ownerFirstName: string;
-
-  @Column('text', { name: 'owner_last_name' })
-  ownerLastName: string;
-
-  @Column('text', { name: 'owner_avatar_url' })
-  ownerAvatarUrl: string;
-
-  @Column('uuid', { name: 'policy_id' })
-  policyId: string;
-
-  @Column('bigint', { name: 'created_time', transformer: bigintNumber })
-  createdTime: number;
 
   @Column('text')
   status: IndexationStatus;

@@ -2,18 +2,16 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { connect, type NatsConnection } from 'nats';
 import type { DataSource } from 'typeorm';
-import { DomainError, ErrorCode, type NodeRecord, type NodeType, type RpcContext, type StoredNode } from '@docintel/contracts';
-import { createDataSource, initializeDataSource } from '@docintel/persistence';
-import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
-import { CollectionEntity } from '../collections/collection.entity';
+import { ErrorCode, type NodeRecord, type NodeType, type RpcContext, type StoredNode } from '@docintel/contracts';
+import { domainRejection, type TestInfrastructure } from '@docintel/testing';
 import { FilesRepository } from '../files/files.repository';
-import { IndexedFileEntity } from '../indexation/indexed-file.entity';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
-import { migrations } from '../migrations';
 import { treeWriter } from '../testing/indexing-test-app';
+import { indexedFileDraft, startIndexingDatabase, type IndexingDatabase } from '../testing/indexing-database';
 import { DocumentService } from './document.service';
 import { NodeStoreRepository } from './node-store.repository';
 
+let db: IndexingDatabase;
 let infra: TestInfrastructure;
 let ds: DataSource;
 let nc: NatsConnection;
@@ -21,31 +19,19 @@ let files: FilesRepository;
 let store: NodeStoreRepository;
 
 beforeAll(async () => {
-  infra = await startTestInfrastructure('idxnodes');
-  const opts = { url: infra.databaseUrl, schema: 'indexing', entities: [IndexedFileEntity, CollectionEntity], migrations, poolSize: 20 };
-  ds = await initializeDataSource(createDataSource(opts), opts);
+  db = await startIndexingDatabase('idxnodes', 20);
+  ({ infra, ds } = db);
   nc = await connect({ servers: infra.natsUrl });
   files = new FilesRepository(ds);
   store = new NodeStoreRepository(ds, new IndexationStateRepository(ds));
 });
 afterAll(async () => {
   await nc?.close();
-  await ds?.destroy();
-  await infra?.teardown();
+  await db?.close();
 });
 
 async function newFile(ns: string): Promise<string> {
-  const key = `${randomUUID()}.pdf`;
-  const { file } = await files.createOrGet(ns, {
-    providerId: randomUUID(),
-    providerName: 'Local storage',
-    key,
-    name: key,
-    extension: 'pdf',
-    size: 10,
-    mediaType: 'application/pdf',
-    owner: { id: randomUUID(), email: 'a@example.com', firstName: '', lastName: '', avatarUrl: '' },
-  });
+  const { file } = await files.createOrGet(ns, indexedFileDraft());
   return file.id;
 }
 
@@ -63,16 +49,6 @@ async function writeTree(fileId: string, records: NodeRecord[], batchSize = 1000
   const g = await store.beginGeneration(fileId);
   for (let i = 0; i < records.length; i += batchSize) await store.insertBatch(fileId, g, records.slice(i, i + batchSize));
   return g;
-}
-
-async function failure(p: Promise<unknown>): Promise<DomainError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(DomainError);
-    return err as DomainError;
-  }
-  throw new Error('expected a DomainError');
 }
 
 describe('NodeStoreRepository', () => {
@@ -194,11 +170,11 @@ describe('NodeStoreRepository', () => {
     await store.insertBatch(fileId, g2, paragraphs('two', 2));
     await store.commitGeneration(fileId, g2);
 
-    expect((await failure(store.insertBatch(fileId, g2, paragraphs('late', 1)))).code).toBe(ErrorCode.CONFLICT);
-    expect((await failure(store.commitGeneration(fileId, g1))).code).toBe(ErrorCode.CONFLICT);
-    expect((await failure(store.commitGeneration(fileId, g2 + 5))).code).toBe(ErrorCode.CONFLICT);
-    expect((await failure(store.insertBatch(fileId, g2 + 5, paragraphs('never', 1)))).code).toBe(ErrorCode.CONFLICT);
-    expect((await failure(store.beginGeneration(randomUUID()))).code).toBe(ErrorCode.NOT_FOUND);
+    expect((await domainRejection(store.insertBatch(fileId, g2, paragraphs('late', 1)))).code).toBe(ErrorCode.CONFLICT);
+    expect((await domainRejection(store.commitGeneration(fileId, g1))).code).toBe(ErrorCode.CONFLICT);
+    expect((await domainRejection(store.commitGeneration(fileId, g2 + 5))).code).toBe(ErrorCode.CONFLICT);
+    expect((await domainRejection(store.insertBatch(fileId, g2 + 5, paragraphs('never', 1)))).code).toBe(ErrorCode.CONFLICT);
+    expect((await domainRejection(store.beginGeneration(randomUUID()))).code).toBe(ErrorCode.NOT_FOUND);
     expect(texts((await store.readTree(ns, fileId))!.root)).toEqual(['two-0', 'two-1']);
     const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM nodes WHERE file_id = $1`, [fileId]);
     expect(n).toBe(3);
@@ -222,8 +198,8 @@ describe('NodeStoreRepository', () => {
     const g = await store.beginGeneration(fileId);
     const bad = (n: Partial<NodeRecord>) =>
       store.insertBatch(fileId, g, [{ id: randomUUID(), parentId: null, ordinal: 0, type: 'paragraph', text: '', ...n }]);
-    expect((await failure(bad({ type: 'video' as NodeType }))).code).toBe(ErrorCode.VALIDATION_FAILED);
-    expect((await failure(bad({ id: 'n1' }))).code).toBe(ErrorCode.VALIDATION_FAILED);
+    expect((await domainRejection(bad({ type: 'video' as NodeType }))).code).toBe(ErrorCode.VALIDATION_FAILED);
+    expect((await domainRejection(bad({ id: 'n1' }))).code).toBe(ErrorCode.VALIDATION_FAILED);
   });
 
   it('reads nothing for another namespace', async () => {
@@ -307,10 +283,10 @@ describe('DocumentService on stored trees', () => {
   it('answers 404 for an unknown file or another namespace, 409 while the file is not indexed', async () => {
     const ns = randomUUID();
     const fileId = await storeReport(ns);
-    expect((await failure(documents.read(ctx(randomUUID()), fileId, 'json'))).code).toBe(ErrorCode.NOT_FOUND);
-    expect((await failure(documents.read(ctx(ns), randomUUID(), 'json'))).code).toBe(ErrorCode.NOT_FOUND);
+    expect((await domainRejection(documents.read(ctx(randomUUID()), fileId, 'json'))).code).toBe(ErrorCode.NOT_FOUND);
+    expect((await domainRejection(documents.read(ctx(ns), randomUUID(), 'json'))).code).toBe(ErrorCode.NOT_FOUND);
     const pending = await newFile(ns);
-    const err = await failure(documents.read(ctx(ns), pending, 'markdown'));
+    const err = await domainRejection(documents.read(ctx(ns), pending, 'markdown'));
     expect(err.code).toBe(ErrorCode.CONFLICT);
     expect(err.message).toContain('not indexed yet (status PENDING)');
   });
@@ -328,7 +304,7 @@ describe('DocumentService on stored trees', () => {
     const fileId = await newFile(ns);
     const big = paragraphs('x'.repeat(1000), Math.ceil(nc.info!.max_payload / 1000) + 10);
     await store.commitGeneration(fileId, await writeTree(fileId, big));
-    const err = await failure(documents.read(ctx(ns), fileId, 'json'));
+    const err = await domainRejection(documents.read(ctx(ns), fileId, 'json'));
     expect(err.code).toBe(ErrorCode.PAYLOAD_TOO_LARGE);
     expect(err.message).toContain('format=text');
   });

@@ -2,16 +2,12 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { NodeRecord, NodeType } from '@docintel/contracts';
-import { createDataSource, initializeDataSource } from '@docintel/persistence';
-import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
-import { CollectionEntity } from '../collections/collection.entity';
 import { FilesRepository } from '../files/files.repository';
-import { IndexedFileEntity } from '../indexation/indexed-file.entity';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
-import { migrations } from '../migrations';
 import { PassagesRepository } from '../passages/passages.repository';
 import { ReadingOrderRepository, type NamespacedTree } from '../passages/reading-order.repository';
 import { FileTablesRepository } from '../tables/file-tables.repository';
+import { indexedFileDraft, startIndexingDatabase, type IndexingDatabase } from '../testing/indexing-database';
 import { NodeStoreRepository } from './node-store.repository';
 
 /**
@@ -20,7 +16,7 @@ import { NodeStoreRepository } from './node-store.repository';
  * A plan built on those figures used to walk a 400-page document for minutes.
  */
 
-let infra: TestInfrastructure;
+let db: IndexingDatabase;
 let ds: DataSource;
 let store: NodeStoreRepository;
 let fileId: string;
@@ -85,22 +81,11 @@ async function plan(sql: string, params: unknown[]): Promise<PlanNode[]> {
 }
 
 beforeAll(async () => {
-  infra = await startTestInfrastructure('treeorder');
-  const opts = { url: infra.databaseUrl, schema: 'indexing', entities: [IndexedFileEntity, CollectionEntity], migrations, poolSize: 4 };
-  ds = await initializeDataSource(createDataSource(opts), opts);
+  db = await startIndexingDatabase('treeorder', 4);
+  ds = db.ds;
   store = new NodeStoreRepository(ds, new IndexationStateRepository(ds));
-  const key = `${randomUUID()}.pdf`;
   namespaceId = randomUUID();
-  const { file } = await new FilesRepository(ds).createOrGet(namespaceId, {
-    providerId: randomUUID(),
-    providerName: 'Local storage',
-    key,
-    name: key,
-    extension: 'pdf',
-    size: 10,
-    mediaType: 'application/pdf',
-    owner: { id: randomUUID(), email: 'a@example.com', firstName: '', lastName: '', avatarUrl: '' },
-  });
+  const { file } = await new FilesRepository(ds).createOrGet(namespaceId, indexedFileDraft());
   fileId = file.id;
   written = longDocument();
   generation = await store.beginGeneration(fileId);
@@ -110,8 +95,7 @@ beforeAll(async () => {
   await store.commitGeneration(fileId, generation);
 });
 afterAll(async () => {
-  await ds?.destroy();
-  await infra?.teardown();
+  await db?.close();
 });
 
 describe('whole-tree reads on a table the planner knows nothing about', () => {

@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Hooks, type NodeBatchCreatedEvent } from '@docintel/contracts';
-import { LOGGER, type Logger } from '@docintel/observability';
 import type { PassageRetriever } from '@docintel/retrieval';
 import { SERVICE_ENV } from '@docintel/runtime';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import type { IndexingEnv } from '../indexing.env';
 import { DurableWorker, type Delivery, type DurableHandler } from '@docintel/messaging';
 import { laneOf, type Lane } from '../pipeline/lanes';
-import type { StepRun } from '../pipeline/step-progress';
+import type { BatchOutcome } from '../pipeline/step-progress';
+import { batchRun, TreeBatchSteps } from '../pipeline/tree-batch-step';
 import { buildPassages, headingsAbove, tableHeaderRows, withTableHeaders } from './passage-builder';
 import { PassageIndexingProgressRecorder } from './passage-indexing-progress';
 import { PASSAGE_RETRIEVER } from './passage-retriever.provider';
@@ -32,73 +32,71 @@ export class PassageIndexingConsumer implements DurableHandler<NodeBatchCreatedE
   protected readonly lane: Lane = 'small';
 
   constructor(
+    private readonly steps: TreeBatchSteps,
     private readonly state: IndexationStateRepository,
     private readonly progress: PassageIndexingProgressRecorder,
     private readonly passages: PassagesRepository,
     @Inject(PASSAGE_RETRIEVER) private readonly retriever: PassageRetriever,
     @Inject(SERVICE_ENV) private readonly env: IndexingEnv,
-    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async handle(event: NodeBatchCreatedEvent, delivery: Delivery): Promise<void> {
     if (laneOf(event, this.env) !== this.lane) return;
-    const run: StepRun = { requestedTime: event.requestedTime, generation: event.generation, batch: event.batch };
-    const file = await this.state.load(event.fileId);
-    // Deleted, or a newer tree replaced this one (its nodes are gone): nothing to index.
-    if (!file || file.namespaceId !== event.namespaceId || file.currentGeneration !== event.generation) return;
-    if (!(await this.progress.open(event.fileId, run, event.batches))) return; // an older run's batch
+    const run = batchRun(event);
+    const nodes = event.nodeIds.length;
+    await this.steps.run(event, delivery, {
+      name: 'passage_indexing',
+      record: {
+        open: () => this.progress.open(event.fileId, run, event.batches),
+        over: (outcome) => this.progress.batchOver(event.fileId, run, nodes, outcome),
+        attemptFailed: (error) => this.progress.attemptFailed(event.fileId, run, error),
+      },
+      work: () => this.index(event, delivery),
+    });
+  }
+
+  /** Builds the batch's passages, stores them and adds them to the lexical index. */
+  private async index(event: NodeBatchCreatedEvent, delivery: Delivery): Promise<BatchOutcome | undefined> {
     const { namespaceId, fileId, generation } = event;
-
-    try {
-      // Reparse clean-up: passages built from an older tree of the file.
-      const stale = await this.passages.staleNodeIds(fileId, generation);
-      if (stale.length) {
-        await this.retriever.removePassages(namespaceId, fileId, stale);
-        await this.passages.deleteNodes(fileId, stale);
-      }
-
-      const sources = await this.passages.sources(fileId, generation, event.nodeIds);
-      const outline = await this.passages.outline(fileId, generation);
-      const typeOf = new Map(outline.map((n) => [n.id, n.type]));
-      const rows = sources.filter((s) => s.type === 'row');
-      const headerRows = tableHeaderRows(outline, rows);
-      const headings = withTableHeaders(headingsAbove(outline, new Set(sources.map((s) => s.id))), headerRows);
-      const cells = await this.passages.cellsOf(fileId, generation, [...new Set([...rows.map((s) => s.id), ...headerRows.values()])]);
-      headings.fill(cells);
-      const order = new Map(event.nodeIds.map((id, i) => [id, i]));
-      sources.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-      const built = buildPassages(sources, cells, typeOf, headings.map);
-      delivery.progress();
-
-      const written = await this.passages.whileFileExists(fileId, async (db) => {
-        await this.passages.upsert(namespaceId, fileId, generation, built, db);
-        await this.retriever.add(
-          namespaceId,
-          fileId,
-          built.map((p) => ({ nodeId: p.nodeId, text: p.text })),
-          db,
-        );
-      });
-      if (!written) return; // the file was deleted meanwhile
-      // A reparse committed while we worked: its clean-up may have run before our write, so undo it here.
-      const now = await this.state.load(fileId);
-      if (!now || now.currentGeneration !== generation) {
-        const ids = built.map((p) => p.nodeId);
-        await this.retriever.removePassages(namespaceId, fileId, ids);
-        await this.passages.deleteNodes(fileId, ids);
-        return;
-      }
-      await this.progress.batchOver(fileId, run, event.nodeIds.length, { kind: 'done', count: built.length });
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      if (delivery.lastDelivery) {
-        await this.progress.batchOver(fileId, run, event.nodeIds.length, { kind: 'failed', error: message }).catch(() => undefined);
-      } else {
-        await this.progress.attemptFailed(fileId, run, message).catch(() => undefined);
-      }
-      this.logger.warn({ err, fileId, batch: event.batch, deliveryCount: delivery.deliveryCount }, 'passage_indexing attempt failed');
-      throw err;
+    // Reparse clean-up: passages built from an older tree of the file.
+    const stale = await this.passages.staleNodeIds(fileId, generation);
+    if (stale.length) {
+      await this.retriever.removePassages(namespaceId, fileId, stale);
+      await this.passages.deleteNodes(fileId, stale);
     }
+
+    const sources = await this.passages.sources(fileId, generation, event.nodeIds);
+    const outline = await this.passages.outline(fileId, generation);
+    const typeOf = new Map(outline.map((n) => [n.id, n.type]));
+    const rows = sources.filter((s) => s.type === 'row');
+    const headerRows = tableHeaderRows(outline, rows);
+    const headings = withTableHeaders(headingsAbove(outline, new Set(sources.map((s) => s.id))), headerRows);
+    const cells = await this.passages.cellsOf(fileId, generation, [...new Set([...rows.map((s) => s.id), ...headerRows.values()])]);
+    headings.fill(cells);
+    const order = new Map(event.nodeIds.map((id, i) => [id, i]));
+    sources.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+    const built = buildPassages(sources, cells, typeOf, headings.map);
+    delivery.progress();
+
+    const written = await this.passages.whileFileExists(fileId, async (db) => {
+      await this.passages.upsert(namespaceId, fileId, generation, built, db);
+      await this.retriever.add(
+        namespaceId,
+        fileId,
+        built.map((p) => ({ nodeId: p.nodeId, text: p.text })),
+        db,
+      );
+    });
+    if (!written) return undefined; // the file was deleted meanwhile
+    // A reparse committed while we worked: its clean-up may have run before our write, so undo it here.
+    const now = await this.state.load(fileId);
+    if (!now || now.currentGeneration !== generation) {
+      const ids = built.map((p) => p.nodeId);
+      await this.retriever.removePassages(namespaceId, fileId, ids);
+      await this.passages.deleteNodes(fileId, ids);
+      return undefined;
+    }
+    return { kind: 'done', count: built.length };
   }
 }
 

@@ -16,19 +16,16 @@ import {
 } from '@docintel/contracts';
 import { JetStream, MessagingModule, NATS_CONNECTION, prefixedName, type NatsOptions, type RunningConsumer } from '@docintel/messaging';
 import { createLogger, ObservabilityModule } from '@docintel/observability';
-import { createDataSource, initializeDataSource } from '@docintel/persistence';
-import { eventually, startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
-import { CollectionEntity } from '../collections/collection.entity';
+import { eventually, type TestInfrastructure } from '@docintel/testing';
 import { FilesRepository } from '../files/files.repository';
 import { FilesService } from '../files/files.service';
-import { IndexedFileEntity } from '../indexation/indexed-file.entity';
 import { OntologiesRepository } from '../files/ontologies.repository';
 import type { StorageClient } from '../files/storage.client';
 import { IndexationRequestPublisher, rootNodeIdFor } from '../indexation/indexation-request-publisher';
 import { IndexationStateRepository, SWEEPER_LOCK } from '../indexation/indexation-state.repository';
 import { IndexingEnv } from '../indexing.env';
-import { migrations } from '../migrations';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
+import { indexedFileDraft, startIndexingDatabase, type IndexingDatabase } from '../testing/indexing-database';
 import { RunSettlement } from './run-settlement';
 import { interruptedMessage, LOST_MESSAGE, STEP_QUEUES, STEPS_LOST_MESSAGE, Sweeper } from './sweeper';
 
@@ -37,6 +34,7 @@ const SETTLES = { timeoutMs: 20_000 };
 
 const logger = createLogger('sweeper-test', 'silent');
 
+let db: IndexingDatabase;
 let infra: TestInfrastructure;
 let ds: DataSource;
 let app: TestingModule;
@@ -49,9 +47,8 @@ let env: IndexingEnv;
 const consumers: RunningConsumer[] = [];
 
 beforeAll(async () => {
-  infra = await startTestInfrastructure('sweeper');
-  const opts = { url: infra.databaseUrl, schema: 'indexing', entities: [IndexedFileEntity, CollectionEntity], migrations, poolSize: 10 };
-  ds = await initializeDataSource(createDataSource(opts), opts);
+  db = await startIndexingDatabase('sweeper', 10);
+  ({ infra, ds } = db);
   const nats: NatsOptions = {
     url: infra.natsUrl,
     prefix: infra.natsPrefix,
@@ -98,23 +95,15 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const c of consumers) await c.stop();
   await app?.close();
-  await ds?.destroy();
-  await infra?.teardown();
+  await db?.close();
 });
 
 async function newFile(namespaceName: string | null = 'acme'): Promise<string> {
   const key = `docs/${randomUUID()}.txt`;
-  const { file } = await files.createOrGet(randomUUID(), {
-    namespaceName,
-    providerId: randomUUID(),
-    providerName: 'Local storage',
-    key,
-    name: key.slice(5),
-    extension: 'txt',
-    size: 12,
-    mediaType: 'text/plain',
-    owner: { id: randomUUID(), email: 'a@example.com', firstName: '', lastName: '', avatarUrl: '' },
-  });
+  const { file } = await files.createOrGet(
+    randomUUID(),
+    indexedFileDraft({ namespaceName, key, name: key.slice(5), extension: 'txt', size: 12, mediaType: 'text/plain' }),
+  );
   return file.id;
 }
 

@@ -9,6 +9,7 @@ import { FilesRepository } from '../files/files.repository';
 import { OntologiesRepository } from '../files/ontologies.repository';
 import { IndexationStateRepository } from '../indexation/indexation-state.repository';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
+import { indexedFileDraft } from '../testing/indexing-database';
 import { startIndexingTestApp, WordGroupEmbedder, type IndexingTestApp } from '../testing/indexing-test-app';
 import { SimilarModule } from './similar.module';
 
@@ -61,17 +62,16 @@ interface Doc {
 
 /** A file as the pipeline leaves it: indexed, its tree's nodes, their vectors and the file's ontologies. */
 async function addFile(ns: string, doc: Doc): Promise<string> {
-  const { file } = await files.createOrGet(ns, {
-    namespaceName: 'acme',
-    providerId: randomUUID(),
-    providerName: 'Local storage',
-    key: `papers/${doc.name}`,
-    name: doc.name,
-    extension: doc.name.split('.').pop() ?? '',
-    size: 10,
-    mediaType: 'text/plain',
-    owner: { id: randomUUID(), email: 'a@example.com', firstName: '', lastName: '', avatarUrl: '' },
-  });
+  const { file } = await files.createOrGet(
+    ns,
+    indexedFileDraft({
+      namespaceName: 'acme',
+      key: `papers/${doc.name}`,
+      name: doc.name,
+      extension: doc.name.split('.').pop() ?? '',
+      mediaType: 'text/plain',
+    }),
+  );
   const indexed = doc.indexed ?? true;
   await ds.query(`UPDATE files SET status = $2, indexed = $3, current_generation = 1, checksum = 'abc' WHERE id = $1`, [
     file.id,

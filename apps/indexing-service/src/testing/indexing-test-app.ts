@@ -26,6 +26,7 @@ import { IndexingEnv } from '../indexing.env';
 import { migrations } from '../migrations';
 import { NodeStoreRepository } from '../nodes/node-store.repository';
 import { TreeEvents } from '../pipeline/tree-events';
+import { indexedFileDraft } from './indexing-database';
 
 /**
  * indexing-service's features on real PostgreSQL and NATS for integration specs: the service's
@@ -162,17 +163,10 @@ export async function startIndexingTestApp(options: IndexingTestAppOptions): Pro
 
 /** A file as POST /files leaves it (PENDING, its request recorded), in namespace `ns`. */
 export async function newFile(ds: DataSource, ns: string, name = `${randomUUID()}.pdf`): Promise<string> {
-  const { file } = await new FilesRepository(ds).createOrGet(ns, {
-    namespaceName: 'acme',
-    providerId: randomUUID(),
-    providerName: 'Local storage',
-    key: name,
-    name,
-    extension: name.split('.').pop() ?? '',
-    size: 10,
-    mediaType: 'application/pdf',
-    owner: { id: randomUUID(), email: 'a@example.com', firstName: '', lastName: '', avatarUrl: '' },
-  });
+  const { file } = await new FilesRepository(ds).createOrGet(
+    ns,
+    indexedFileDraft({ namespaceName: 'acme', key: name, name, extension: name.split('.').pop() ?? '' }),
+  );
   return file.id;
 }
 

@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { DomainError, ErrorCode, type RpcContext } from '@docintel/contracts';
+import { ErrorCode, type RpcContext } from '@docintel/contracts';
 import { createDataSource, initializeDataSource } from '@docintel/persistence';
 import { FILTER_LIMITS } from '@docintel/rules';
-import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
+import { domainRejection, startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
 import { migrations } from '../migrations';
 import { RuleEntity } from './rule.entity';
 import { RulesRepository } from './rules.repository';
@@ -26,16 +26,6 @@ afterAll(async () => {
 });
 
 const caller = (): RpcContext => ({ requestId: randomUUID(), namespaceName: `ns-${randomUUID().slice(0, 8)}` });
-
-async function failure(p: Promise<unknown>): Promise<DomainError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(DomainError);
-    return err as DomainError;
-  }
-  throw new Error('expected a DomainError');
-}
 
 /** Writes a filter straight into the table, as a rule stored before the current limits would be. */
 async function storeDirectly(ctx: RpcContext, triggerId: string, filter: unknown): Promise<void> {
@@ -109,7 +99,7 @@ describe('RulesService filter presence', () => {
     const ctx = caller();
     await rules.upsert(ctx, 'corpus_parsing', { mime_types: ['application/pdf'] });
     for (const filter of [undefined, null]) {
-      const err = await failure(rules.upsert(ctx, 'corpus_parsing', filter));
+      const err = await domainRejection(rules.upsert(ctx, 'corpus_parsing', filter));
       expect(err.code).toBe(ErrorCode.VALIDATION_FAILED);
       expect(err.details).toEqual([{ field: 'filter', problem: 'is required and must be an object ({} matches everything)' }]);
     }
@@ -121,13 +111,15 @@ describe('RulesService filter presence', () => {
   it('creates with the empty filter when POST leaves it out, refuses null', async () => {
     const ctx = caller();
     await rules.delete(ctx, 'node_embedding');
-    expect((await failure(rules.create(ctx, 'node_embedding', null))).details).toEqual([{ field: 'filter', problem: expect.any(String) }]);
+    expect((await domainRejection(rules.create(ctx, 'node_embedding', null))).details).toEqual([
+      { field: 'filter', problem: expect.any(String) },
+    ]);
     expect((await rules.create(ctx, 'node_embedding', undefined)).filter).toEqual({});
   });
 
   it('refuses NUL in a filter string with 400 naming the field, before PostgreSQL sees it', async () => {
     const ctx = caller();
-    const err = await failure(rules.upsert(ctx, 'corpus_parsing', { mime_types: ['application/pdf\u0000'] }));
+    const err = await domainRejection(rules.upsert(ctx, 'corpus_parsing', { mime_types: ['application/pdf\u0000'] }));
     expect(err.code).toBe(ErrorCode.VALIDATION_FAILED);
     expect(err.details).toEqual([{ field: 'filter.mime_types[0]', problem: expect.stringContaining('NUL') }]);
   });

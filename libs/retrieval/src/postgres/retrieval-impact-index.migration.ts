@@ -1,5 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { IMPACT_BM25, IMPACT_SCALE } from './impact';
+import { REMOVE_FILE_BY_ROW_POSTINGS } from './retrieval-file-removal.migration';
 
 /**
  * The compact, impact-ordered lexical index (see PostgresBm25Retriever), converted from the tables
@@ -134,30 +135,7 @@ export class RetrievalImpactIndex1764100000000 implements MigrationInterface {
     await q.query('ALTER INDEX retrieval_postings_old_pkey RENAME TO retrieval_postings_pkey');
     await q.query('CREATE INDEX retrieval_postings_file_idx ON retrieval_postings (namespace_id, file_id)');
     await q.query(`
-      CREATE OR REPLACE FUNCTION retrieval_remove_file(p_namespace uuid, p_file uuid) RETURNS integer
-      LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
-      DECLARE
-        removed integer;
-        removed_length bigint;
-      BEGIN
-        PERFORM 1 FROM retrieval_stats WHERE namespace_id = p_namespace FOR UPDATE;
-        IF NOT FOUND THEN
-          RETURN 0;
-        END IF;
-        WITH gone AS (
-          DELETE FROM retrieval_docs WHERE namespace_id = p_namespace AND file_id = p_file RETURNING node_id, length
-        ), gone_postings AS (
-          DELETE FROM retrieval_postings p USING gone g
-          WHERE p.namespace_id = p_namespace AND p.file_id = p_file AND p.node_id = g.node_id
-        )
-        SELECT count(*), coalesce(sum(length), 0) INTO removed, removed_length FROM gone;
-        IF removed > 0 THEN
-          UPDATE retrieval_stats SET doc_count = doc_count - removed, total_length = total_length - removed_length
-          WHERE namespace_id = p_namespace;
-        END IF;
-        RETURN removed;
-      END
-      $$`);
+      CREATE OR REPLACE FUNCTION ${REMOVE_FILE_BY_ROW_POSTINGS}`);
     await q.query('DROP FUNCTION retrieval_delete_docs(uuid, uuid, uuid[], text)');
     await q.query(`
       ALTER TABLE retrieval_docs
