@@ -1,9 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
   IsBoolean,
   IsDefined,
   IsIn,
@@ -17,9 +14,9 @@ import {
   Max,
   MaxLength,
   Min,
-  ValidateNested,
 } from 'class-validator';
 import { FilesInputDto, JobLaunchConfigDto } from './jobs';
+import { IsNestedList, IsNestedObject } from './list-rules';
 import { RequiredPageQueryDto } from './paging';
 import { IsNonEmptyText } from './text-rules';
 
@@ -91,25 +88,17 @@ export class CreateAgentJobRequestDto {
 
   @ApiPropertyOptional({ type: [AgentMessageDto], description: 'Stateless mode: the whole conversation' })
   @IsOptional()
-  @IsArray({ message: 'must be an array' })
-  @ArrayMinSize(1, { message: 'must have at least one message' })
-  @ArrayMaxSize(AGENT_LIMITS.messages, { message: `must have at most ${AGENT_LIMITS.messages} messages` })
-  @ValidateNested({ each: true })
-  @Type(() => AgentMessageDto)
+  @IsNestedList(AgentMessageDto, AGENT_LIMITS.messages, 'message')
   messages?: AgentMessageDto[];
 
   @ApiPropertyOptional({ type: FilesInputDto, description: 'The files the agent can read' })
   @IsOptional()
-  @IsObject({ message: 'must be an object' })
-  @ValidateNested()
-  @Type(() => FilesInputDto)
+  @IsNestedObject(FilesInputDto)
   files?: FilesInputDto;
 
   @ApiPropertyOptional({ type: JobLaunchConfigDto })
   @IsOptional()
-  @IsObject({ message: 'must be an object' })
-  @ValidateNested()
-  @Type(() => JobLaunchConfigDto)
+  @IsNestedObject(JobLaunchConfigDto)
   config?: JobLaunchConfigDto;
 
   @ApiPropertyOptional()
@@ -129,9 +118,7 @@ export class CreateAgentJobRequestDto {
 
   @ApiPropertyOptional({ type: CompletionConfigDto })
   @IsOptional()
-  @IsObject({ message: 'must be an object' })
-  @ValidateNested()
-  @Type(() => CompletionConfigDto)
+  @IsNestedObject(CompletionConfigDto)
   completion_config?: CompletionConfigDto;
 
   @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 1, maximum: AGENT_LIMITS.maxIterations })

@@ -2,7 +2,6 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
-  ArrayMinSize,
   IsArray,
   IsDefined,
   IsNumber,
@@ -18,6 +17,7 @@ import {
 } from 'class-validator';
 import type { OntologyDto } from './files';
 import { IsIdempotencyKey, JobProgressDto, ListJobsQueryDto } from './jobs';
+import { IsNestedList } from './list-rules';
 import { PageDto, type Page } from './paging';
 
 /**
@@ -106,11 +106,7 @@ export class CreateFindSimilarJobRequestDto {
     description: `The documents to find similar files for: 1 to ${FIND_SIMILAR_LIMITS.sources}, each naming doi, id or openAccessId`,
   })
   @IsDefined({ message: 'is required' })
-  @IsArray({ message: 'must be an array' })
-  @ArrayMinSize(1, { message: 'must have at least one source identifier' })
-  @ArrayMaxSize(FIND_SIMILAR_LIMITS.sources, { message: `must have at most ${FIND_SIMILAR_LIMITS.sources} source identifiers` })
-  @ValidateNested({ each: true })
-  @Type(() => SourceIdentifierDto)
+  @IsNestedList(SourceIdentifierDto, FIND_SIMILAR_LIMITS.sources, 'source identifier')
   sourceIdentifiers: SourceIdentifierDto[];
 }
 

@@ -19,6 +19,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { EntityIdDto, UserIdDto } from './identifiers';
+import { IsIdList, IsNestedList, IsTextList } from './list-rules';
 import type { Position } from './nodes';
 import { PageDto, RequiredPageQueryDto, type Page } from './paging';
 import { IsNonEmptyText } from './text-rules';
@@ -107,10 +108,7 @@ export class AnswerTypeDto {
 
   @ApiPropertyOptional({ type: [String], description: 'List of possible values for enum types (required for ENUM)' })
   @IsOptional()
-  @IsArray({ message: 'must be an array' })
-  @ArrayMaxSize(JOB_LIMITS.enumValues, { message: `must have at most ${JOB_LIMITS.enumValues} values` })
-  @IsString({ each: true, message: 'must be strings' })
-  @MaxLength(JOB_LIMITS.enumValueChars, { each: true, message: `must be at most ${JOB_LIMITS.enumValueChars} characters each` })
+  @IsTextList(JOB_LIMITS.enumValues, JOB_LIMITS.enumValueChars)
   enumValues?: string[];
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, description: 'Accepted and kept; not used' })
@@ -149,16 +147,12 @@ export const DEFAULT_ANSWER_TYPE: AnswerTypeDto = { dataType: 'STRING', multiVal
 export class FilesInputDto {
   @ApiPropertyOptional({ type: [String], description: 'IndexedFile ids' })
   @IsOptional()
-  @IsArray({ message: 'must be an array' })
-  @ArrayMaxSize(JOB_LIMITS.fileIds, { message: `must have at most ${JOB_LIMITS.fileIds} ids` })
-  @IsUUID('all', { each: true, message: 'must be UUIDs' })
+  @IsIdList(JOB_LIMITS.fileIds)
   fileIds?: string[];
 
   @ApiPropertyOptional({ type: [String], description: 'Collection ids, expanded to their files' })
   @IsOptional()
-  @IsArray({ message: 'must be an array' })
-  @ArrayMaxSize(JOB_LIMITS.collectionIds, { message: `must have at most ${JOB_LIMITS.collectionIds} ids` })
-  @IsUUID('all', { each: true, message: 'must be UUIDs' })
+  @IsIdList(JOB_LIMITS.collectionIds)
   collectionIds?: string[];
 }
 
@@ -255,11 +249,7 @@ export class CreateJobBase {
 export class CreateQaJobRequestDto extends CreateJobBase {
   @ApiProperty({ type: [QuestionInputDto] })
   @IsDefined({ message: 'is required' })
-  @IsArray({ message: 'must be an array' })
-  @ArrayMinSize(1, { message: 'must have at least one question' })
-  @ArrayMaxSize(JOB_LIMITS.questions, { message: `must have at most ${JOB_LIMITS.questions} questions` })
-  @ValidateNested({ each: true })
-  @Type(() => QuestionInputDto)
+  @IsNestedList(QuestionInputDto, JOB_LIMITS.questions, 'question')
   questions: QuestionInputDto[];
 }
 
@@ -267,11 +257,7 @@ export class CreateQaJobRequestDto extends CreateJobBase {
 export class CreateExtractionJobRequestDto extends CreateJobBase {
   @ApiProperty({ type: [MetaInputDto] })
   @IsDefined({ message: 'is required' })
-  @IsArray({ message: 'must be an array' })
-  @ArrayMinSize(1, { message: 'must have at least one meta' })
-  @ArrayMaxSize(JOB_LIMITS.metas, { message: `must have at most ${JOB_LIMITS.metas} metas` })
-  @ValidateNested({ each: true })
-  @Type(() => MetaInputDto)
+  @IsNestedList(MetaInputDto, JOB_LIMITS.metas, 'meta')
   metas: MetaInputDto[];
 }
 

@@ -1,23 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsBoolean,
-  IsDefined,
-  IsIn,
-  IsInt,
-  IsObject,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  Min,
-  ValidateNested,
-} from 'class-validator';
+import { IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
 import { EntityIdDto } from './identifiers';
 import { CreateJobBase, FilesInputDto, IsIdempotencyKey, JOB_LIMITS } from './jobs';
+import { IsNestedList, IsNestedObject, IsTextList } from './list-rules';
 import { IsNonEmptyText } from './text-rules';
 
 /**
@@ -94,10 +80,7 @@ export class EntityColumnDto {
 
   @ApiPropertyOptional({ type: [String], description: 'When given, a cell holds one of these or nothing' })
   @IsOptional()
-  @IsArray({ message: 'must be an array' })
-  @ArrayMaxSize(MULTI_DIM_LIMITS.allowedValues, { message: `must have at most ${MULTI_DIM_LIMITS.allowedValues} values` })
-  @IsString({ each: true, message: 'must be strings' })
-  @MaxLength(JOB_LIMITS.enumValueChars, { each: true, message: `must be at most ${JOB_LIMITS.enumValueChars} characters each` })
+  @IsTextList(MULTI_DIM_LIMITS.allowedValues, JOB_LIMITS.enumValueChars)
   allowedValues?: string[];
 
   @ApiPropertyOptional({ description: 'Rows with equal values in every row-key column are one entity and are merged' })
@@ -120,11 +103,7 @@ export class EntitySchemaDto {
 
   @ApiProperty({ type: [EntityColumnDto] })
   @IsDefined({ message: 'is required' })
-  @IsArray({ message: 'must be an array' })
-  @ArrayMinSize(1, { message: 'must have at least one column' })
-  @ArrayMaxSize(MULTI_DIM_LIMITS.columns, { message: `must have at most ${MULTI_DIM_LIMITS.columns} columns` })
-  @ValidateNested({ each: true })
-  @Type(() => EntityColumnDto)
+  @IsNestedList(EntityColumnDto, MULTI_DIM_LIMITS.columns, 'column')
   columns: EntityColumnDto[];
 }
 
@@ -132,9 +111,7 @@ export class EntitySchemaDto {
 export class CreateMultiDimJobRequestDto extends CreateJobBase {
   @ApiProperty({ type: EntitySchemaDto })
   @IsDefined({ message: 'is required' })
-  @IsObject({ message: 'must be an object' })
-  @ValidateNested()
-  @Type(() => EntitySchemaDto)
+  @IsNestedObject(EntitySchemaDto)
   schema: EntitySchemaDto;
 }
 

@@ -1,4 +1,15 @@
-import { Alert, Anchor, Loader, Pagination, Table, Text, VisuallyHidden, type PaginationProps } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Group,
+  Loader,
+  Pagination,
+  Table,
+  Text,
+  VisuallyHidden,
+  type GroupProps,
+  type PaginationProps,
+} from '@mantine/core';
 import type { ReactNode } from 'react';
 import { describeError } from '../api/client';
 import { Link } from '../router/router';
@@ -51,6 +62,17 @@ export function ActionsTh() {
     <Table.Th>
       <VisuallyHidden>Actions</VisuallyHidden>
     </Table.Th>
+  );
+}
+
+/** A row's last cell: its actions (`children`), at the end of the row; `group` lays them out. */
+export function ActionsTd(props: { group?: GroupProps; children: ReactNode }) {
+  return (
+    <Table.Td>
+      <Group justify="flex-end" {...props.group}>
+        {props.children}
+      </Group>
+    </Table.Td>
   );
 }
 

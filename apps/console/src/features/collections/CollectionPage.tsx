@@ -1,11 +1,12 @@
 import { Alert, Button, Card, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { describeError, unwrap } from '../../api/client';
+import { ListTable } from '../../layout/list-table';
 import { formatBytes } from '../../lib/format';
 import { useAsync } from '../../lib/use-async';
 import { Link, navigate } from '../../router/router';
 import { paths } from '../../router/routes';
-import { ActionsTh, NameLinkCell, PagedTable } from '../../layout/paged-table';
+import { ActionsTd, NameLinkCell, PagedTable } from '../../layout/paged-table';
 import { useApi } from '../../session/session';
 import { StatusBadge } from '../files/status';
 import { IndexedFilePicker } from '../jobs/pickers';
@@ -146,45 +147,39 @@ export function CollectionPage({ collectionId, page }: { collectionId: string; p
           page={page}
           onPage={(p) => navigate(paths.collection(collectionId, p))}
         >
-          <Table highlightOnHover verticalSpacing="sm" aria-labelledby="collection-files-title">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th visibleFrom="sm">Status</Table.Th>
-                <Table.Th visibleFrom="md">Size</Table.Th>
-                <ActionsTh />
+          <ListTable
+            highlightOnHover
+            verticalSpacing="sm"
+            aria-labelledby="collection-files-title"
+            columns={['Name', { title: 'Status', visibleFrom: 'sm' }, { title: 'Size', visibleFrom: 'md' }]}
+            actions
+          >
+            {rows.map((f) => (
+              <Table.Tr key={f.id.id} data-file={f.name}>
+                <NameLinkCell href={paths.file(f.id.id)} name={f.name}>
+                  <Text size="xs" c="dimmed">
+                    {f.providerName} / {f.path}
+                  </Text>
+                </NameLinkCell>
+                <Table.Td visibleFrom="sm">
+                  <StatusBadge status={f.lastIndexationInfos.status} />
+                </Table.Td>
+                <Table.Td visibleFrom="md">{formatBytes(f.size)}</Table.Td>
+                <ActionsTd>
+                  <Button
+                    variant="subtle"
+                    color="red"
+                    size="compact-sm"
+                    loading={busy === f.id.id}
+                    onClick={() => remove(f.id.id)}
+                    aria-label={`Remove ${f.name} from the collection`}
+                  >
+                    Remove
+                  </Button>
+                </ActionsTd>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((f) => (
-                <Table.Tr key={f.id.id} data-file={f.name}>
-                  <NameLinkCell href={paths.file(f.id.id)} name={f.name}>
-                    <Text size="xs" c="dimmed">
-                      {f.providerName} / {f.path}
-                    </Text>
-                  </NameLinkCell>
-                  <Table.Td visibleFrom="sm">
-                    <StatusBadge status={f.lastIndexationInfos.status} />
-                  </Table.Td>
-                  <Table.Td visibleFrom="md">{formatBytes(f.size)}</Table.Td>
-                  <Table.Td>
-                    <Group justify="flex-end">
-                      <Button
-                        variant="subtle"
-                        color="red"
-                        size="compact-sm"
-                        loading={busy === f.id.id}
-                        onClick={() => remove(f.id.id)}
-                        aria-label={`Remove ${f.name} from the collection`}
-                      >
-                        Remove
-                      </Button>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+            ))}
+          </ListTable>
         </PagedTable>
       </Stack>
       <CollectionFormModal opened={renaming} collection={c} onClose={() => setRenaming(false)} onDone={collection.reload} />

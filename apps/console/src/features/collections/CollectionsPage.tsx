@@ -3,11 +3,12 @@ import { useDebouncedValue } from '@mantine/hooks';
 import type { Collection } from '@docintel/api-client';
 import { useState } from 'react';
 import { unwrap } from '../../api/client';
+import { ListTable } from '../../layout/list-table';
 import { formatTime } from '../../lib/format';
 import { useAsync } from '../../lib/use-async';
 import { navigate } from '../../router/router';
 import { paths } from '../../router/routes';
-import { ActionsTh, NameLinkCell, PagedTable } from '../../layout/paged-table';
+import { ActionsTd, NameLinkCell, PagedTable } from '../../layout/paged-table';
 import { useApi } from '../../session/session';
 import { CollectionFormModal, DeleteCollectionModal } from './collection-modals';
 
@@ -62,43 +63,36 @@ export function CollectionsPage({ page }: { page: number }) {
         page={page}
         onPage={(p) => navigate(paths.collections(p))}
       >
-        <Table highlightOnHover verticalSpacing="sm" aria-label="Collections">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Files</Table.Th>
-              <Table.Th visibleFrom="md">Owner</Table.Th>
-              <Table.Th visibleFrom="md">Created</Table.Th>
-              <ActionsTh />
+        <ListTable
+          highlightOnHover
+          verticalSpacing="sm"
+          aria-label="Collections"
+          columns={['Name', 'Files', { title: 'Owner', visibleFrom: 'md' }, { title: 'Created', visibleFrom: 'md' }]}
+          actions
+        >
+          {rows.map((c) => (
+            <Table.Tr key={c.id.id} data-collection={c.name}>
+              <NameLinkCell href={paths.collection(c.id.id)} name={c.name}>
+                {c.description && (
+                  <Text size="xs" c="dimmed" lineClamp={2}>
+                    {c.description}
+                  </Text>
+                )}
+              </NameLinkCell>
+              <Table.Td data-files-count={c.filesCount}>{c.filesCount}</Table.Td>
+              <Table.Td visibleFrom="md">{c.ownerEmail || '—'}</Table.Td>
+              <Table.Td visibleFrom="md">{formatTime(c.createdTime)}</Table.Td>
+              <ActionsTd group={{ gap: 4, wrap: 'nowrap' }}>
+                <Button variant="subtle" size="compact-sm" onClick={() => setRenaming(c)} aria-label={`Rename ${c.name}`}>
+                  Rename
+                </Button>
+                <Button variant="subtle" color="red" size="compact-sm" onClick={() => setDeleting(c)} aria-label={`Delete ${c.name}`}>
+                  Delete
+                </Button>
+              </ActionsTd>
             </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((c) => (
-              <Table.Tr key={c.id.id} data-collection={c.name}>
-                <NameLinkCell href={paths.collection(c.id.id)} name={c.name}>
-                  {c.description && (
-                    <Text size="xs" c="dimmed" lineClamp={2}>
-                      {c.description}
-                    </Text>
-                  )}
-                </NameLinkCell>
-                <Table.Td data-files-count={c.filesCount}>{c.filesCount}</Table.Td>
-                <Table.Td visibleFrom="md">{c.ownerEmail || '—'}</Table.Td>
-                <Table.Td visibleFrom="md">{formatTime(c.createdTime)}</Table.Td>
-                <Table.Td>
-                  <Group gap={4} wrap="nowrap" justify="flex-end">
-                    <Button variant="subtle" size="compact-sm" onClick={() => setRenaming(c)} aria-label={`Rename ${c.name}`}>
-                      Rename
-                    </Button>
-                    <Button variant="subtle" color="red" size="compact-sm" onClick={() => setDeleting(c)} aria-label={`Delete ${c.name}`}>
-                      Delete
-                    </Button>
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+          ))}
+        </ListTable>
       </PagedTable>
       <CollectionFormModal opened={creating} onClose={() => setCreating(false)} onDone={(c) => navigate(paths.collection(c.id.id))} />
       <CollectionFormModal opened={!!renaming} collection={renaming} onClose={() => setRenaming(null)} onDone={list.reload} />

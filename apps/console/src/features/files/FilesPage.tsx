@@ -2,6 +2,7 @@ import { Anchor, Button, Group, Stack, Table, Text, TextInput, Title } from '@ma
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useRef, useState } from 'react';
 import { unwrap } from '../../api/client';
+import { ListTable } from '../../layout/list-table';
 import { formatBytes, formatTime } from '../../lib/format';
 import { useAsync, useInterval } from '../../lib/use-async';
 import { Link, navigate } from '../../router/router';
@@ -81,40 +82,35 @@ export function FilesPage({ providerId, page }: { providerId: string; page: numb
         onPage={(p) => navigate(paths.files(providerId, p))}
         getControlProps={() => ({ 'aria-label': undefined })}
       >
-        <Table highlightOnHover verticalSpacing="sm" aria-label="Indexed files">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th visibleFrom="sm">Size</Table.Th>
-              <Table.Th visibleFrom="md">Created</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((f) => (
-              <Table.Tr key={f.id.id} data-file={f.name}>
-                <Table.Td>
-                  <Anchor component={Link} href={paths.file(f.id.id)} fw={500}>
-                    {f.name}
-                  </Anchor>
-                  <Text size="xs" c="dimmed">
-                    {f.path}
+        <ListTable
+          highlightOnHover
+          verticalSpacing="sm"
+          aria-label="Indexed files"
+          columns={['Name', 'Status', { title: 'Size', visibleFrom: 'sm' }, { title: 'Created', visibleFrom: 'md' }]}
+        >
+          {rows.map((f) => (
+            <Table.Tr key={f.id.id} data-file={f.name}>
+              <Table.Td>
+                <Anchor component={Link} href={paths.file(f.id.id)} fw={500}>
+                  {f.name}
+                </Anchor>
+                <Text size="xs" c="dimmed">
+                  {f.path}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <StatusBadge status={f.lastIndexationInfos.status} />
+                {f.lastIndexationInfos.status === 'FAILED' && f.lastIndexationInfos.errorMessage && (
+                  <Text size="xs" c="red" mt={4}>
+                    {f.lastIndexationInfos.errorMessage}
                   </Text>
-                </Table.Td>
-                <Table.Td>
-                  <StatusBadge status={f.lastIndexationInfos.status} />
-                  {f.lastIndexationInfos.status === 'FAILED' && f.lastIndexationInfos.errorMessage && (
-                    <Text size="xs" c="red" mt={4}>
-                      {f.lastIndexationInfos.errorMessage}
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td visibleFrom="sm">{formatBytes(f.size)}</Table.Td>
-                <Table.Td visibleFrom="md">{formatTime(f.createdTime)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+                )}
+              </Table.Td>
+              <Table.Td visibleFrom="sm">{formatBytes(f.size)}</Table.Td>
+              <Table.Td visibleFrom="md">{formatTime(f.createdTime)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </ListTable>
       </PagedTable>
     </Stack>
   );

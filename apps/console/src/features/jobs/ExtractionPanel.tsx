@@ -1,6 +1,7 @@
 import { Anchor, Card, Checkbox, Group, NativeSelect, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { unwrap } from '../../api/client';
+import { ListTable } from '../../layout/list-table';
 import { useAsync } from '../../lib/use-async';
 import { Link } from '../../router/router';
 import { paths } from '../../router/routes';
@@ -161,51 +162,44 @@ function ExtractionJob({ jobId }: { jobId: string }) {
                 {name}
               </Anchor>
             </Title>
-            <Table.ScrollContainer minWidth={320}>
-              <Table verticalSpacing="xs" aria-label={`Extracted from ${name}`}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Field</Table.Th>
-                    <Table.Th>Value</Table.Th>
-                    <Table.Th>Confidence</Table.Th>
-                    <Table.Th>Sources</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {g.results.map((r) => (
-                    <Table.Tr key={r.id} data-meta={r.meta} data-confidence-band={r.found ? confidenceBand(r.confidence) : 'none'}>
-                      <Table.Td fw={500}>{r.meta}</Table.Td>
-                      <Table.Td title={r.explanation}>
-                        <TypedAnswer value={r.found ? r.answer : undefined} type={r.answerType} />
-                      </Table.Td>
-                      <Table.Td>
-                        {r.found ? (
-                          <ConfidenceBadge confidence={r.confidence} size="xs" />
-                        ) : (
-                          <Text size="sm" c="dimmed" aria-label="None: not found">
-                            —
-                          </Text>
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        <CellCitations
-                          refs={r.referenceIds}
-                          annotations={annotations}
-                          label={`${r.meta} in ${name}`}
-                          // A string at run time; the OpenAPI document types it loosely.
-                          quote={r.found && typeof r.rawValue === 'string' ? r.rawValue : null}
-                        />
-                        {!r.found && (
-                          <Text size="xs" c="dimmed">
-                            {r.explanation}
-                          </Text>
-                        )}
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <ListTable
+              minWidth={320}
+              verticalSpacing="xs"
+              aria-label={`Extracted from ${name}`}
+              columns={['Field', 'Value', 'Confidence', 'Sources']}
+            >
+              {g.results.map((r) => (
+                <Table.Tr key={r.id} data-meta={r.meta} data-confidence-band={r.found ? confidenceBand(r.confidence) : 'none'}>
+                  <Table.Td fw={500}>{r.meta}</Table.Td>
+                  <Table.Td title={r.explanation}>
+                    <TypedAnswer value={r.found ? r.answer : undefined} type={r.answerType} />
+                  </Table.Td>
+                  <Table.Td>
+                    {r.found ? (
+                      <ConfidenceBadge confidence={r.confidence} size="xs" />
+                    ) : (
+                      <Text size="sm" c="dimmed" aria-label="None: not found">
+                        —
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    <CellCitations
+                      refs={r.referenceIds}
+                      annotations={annotations}
+                      label={`${r.meta} in ${name}`}
+                      // A string at run time; the OpenAPI document types it loosely.
+                      quote={r.found && typeof r.rawValue === 'string' ? r.rawValue : null}
+                    />
+                    {!r.found && (
+                      <Text size="xs" c="dimmed">
+                        {r.explanation}
+                      </Text>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </ListTable>
           </Card>
         );
       })}

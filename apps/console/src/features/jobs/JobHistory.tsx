@@ -2,6 +2,7 @@ import { Alert, Anchor, Button, Card, Group, Loader, Stack, Table, Text, Title }
 import { listJobs, type JobKind } from '@docintel/api-client';
 import { useState } from 'react';
 import { describeError } from '../../api/client';
+import { ListTable } from '../../layout/list-table';
 import { formatTime } from '../../lib/format';
 import { useAsync } from '../../lib/use-async';
 import { Link } from '../../router/router';
@@ -49,34 +50,23 @@ export function JobHistory({ tab, current }: { tab: JobTab; current: string | nu
           </Text>
         )}
         {jobs.data && jobs.data.data.length > 0 && (
-          <Table.ScrollContainer minWidth={320}>
-            <Table verticalSpacing={4}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Job</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Created</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {jobs.data.data.map((job) => (
-                  <Table.Tr key={job.jobId} data-history-job={job.jobId} aria-current={job.jobId === current ? 'page' : undefined}>
-                    <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                      <Anchor component={Link} href={paths.jobs(tab, job.jobId)} fw={job.jobId === current ? 700 : undefined}>
-                        {('name' in job && job.name) || `${job.jobId.slice(0, 8)}…`}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>
-                      <JobStatusBadge status={job.status} listed />
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{formatTime(job.createdTime)}</Text>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <ListTable minWidth={320} verticalSpacing={4} columns={['Job', 'Status', 'Created']}>
+            {jobs.data.data.map((job) => (
+              <Table.Tr key={job.jobId} data-history-job={job.jobId} aria-current={job.jobId === current ? 'page' : undefined}>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                  <Anchor component={Link} href={paths.jobs(tab, job.jobId)} fw={job.jobId === current ? 700 : undefined}>
+                    {('name' in job && job.name) || `${job.jobId.slice(0, 8)}…`}
+                  </Anchor>
+                </Table.Td>
+                <Table.Td>
+                  <JobStatusBadge status={job.status} listed />
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{formatTime(job.createdTime)}</Text>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </ListTable>
         )}
         {jobs.data && (page > 0 || jobs.data.hasNext) && (
           <Group gap="xs">

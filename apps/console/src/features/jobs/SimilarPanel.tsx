@@ -1,6 +1,7 @@
 import { Alert, Badge, Card, Progress, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { unwrap } from '../../api/client';
+import { ListTable } from '../../layout/list-table';
 import { paths } from '../../router/routes';
 import { NameLinkCell } from '../../layout/paged-table';
 import { useApi } from '../../session/session';
@@ -53,54 +54,49 @@ function SimilarJob({ jobId }: { jobId: string }) {
                 No similar file was found{source.match === 'NONE' ? ' (the source matched none of your files)' : ''}.
               </Text>
             ) : (
-              <Table.ScrollContainer minWidth={320}>
-                <Table verticalSpacing="xs" aria-label="Similar files and scores" data-similar={source.files.length}>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>File</Table.Th>
-                      <Table.Th w={160}>Score</Table.Th>
-                      <Table.Th visibleFrom="sm">Signals</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {source.files.map((f) => (
-                      <Table.Tr key={f.fileId} data-similar-file={f.name}>
-                        <NameLinkCell href={paths.file(f.fileId)} name={f.name}>
-                          {' '}
-                          {f.isSource && (
-                            <Badge size="xs" variant="light">
-                              source
-                            </Badge>
-                          )}
-                          <Text size="xs" c="dimmed">
-                            {f.path}
-                          </Text>
-                        </NameLinkCell>
-                        <Table.Td>
-                          <Text size="sm" fw={500} data-score={f.score}>
-                            {pct(f.score)}
-                          </Text>
-                          <Progress value={f.score * 100} size="sm" aria-label={`Score of ${f.name}`} />
-                        </Table.Td>
-                        <Table.Td visibleFrom="sm">
-                          <Text size="xs" c="dimmed">
-                            {f.signals
-                              ? [
-                                  f.signals.embedding !== undefined ? `content ${pct(f.signals.embedding)}` : null,
-                                  `title ${pct(f.signals.title)}`,
-                                  `authors ${pct(f.signals.authors)}`,
-                                  `keyphrases ${pct(f.signals.keyphrases)}`,
-                                ]
-                                  .filter(Boolean)
-                                  .join(' · ')
-                              : '—'}
-                          </Text>
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+              <ListTable
+                minWidth={320}
+                verticalSpacing="xs"
+                aria-label="Similar files and scores"
+                data-similar={source.files.length}
+                columns={['File', { title: 'Score', w: 160 }, { title: 'Signals', visibleFrom: 'sm' }]}
+              >
+                {source.files.map((f) => (
+                  <Table.Tr key={f.fileId} data-similar-file={f.name}>
+                    <NameLinkCell href={paths.file(f.fileId)} name={f.name}>
+                      {' '}
+                      {f.isSource && (
+                        <Badge size="xs" variant="light">
+                          source
+                        </Badge>
+                      )}
+                      <Text size="xs" c="dimmed">
+                        {f.path}
+                      </Text>
+                    </NameLinkCell>
+                    <Table.Td>
+                      <Text size="sm" fw={500} data-score={f.score}>
+                        {pct(f.score)}
+                      </Text>
+                      <Progress value={f.score * 100} size="sm" aria-label={`Score of ${f.name}`} />
+                    </Table.Td>
+                    <Table.Td visibleFrom="sm">
+                      <Text size="xs" c="dimmed">
+                        {f.signals
+                          ? [
+                              f.signals.embedding !== undefined ? `content ${pct(f.signals.embedding)}` : null,
+                              `title ${pct(f.signals.title)}`,
+                              `authors ${pct(f.signals.authors)}`,
+                              `keyphrases ${pct(f.signals.keyphrases)}`,
+                            ]
+                              .filter(Boolean)
+                              .join(' · ')
+                          : '—'}
+                      </Text>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </ListTable>
             )}
           </Stack>
         </Card>

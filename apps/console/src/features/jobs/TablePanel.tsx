@@ -1,6 +1,7 @@
 import { Card, Checkbox, Group, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { unwrap } from '../../api/client';
+import { ListTable } from '../../layout/list-table';
 import { paths } from '../../router/routes';
 import { useApi } from '../../session/session';
 import { CellCitations, ExportButtons, JobRunHead } from './components';
@@ -201,40 +202,36 @@ function TableJob({ jobId }: { jobId: string }) {
             {rows.length === 0 ? (
               <Text data-rows="0">No row was found.</Text>
             ) : (
-              <Table.ScrollContainer minWidth={Math.max(320, columns.length * 140)}>
-                <Table verticalSpacing="xs" withTableBorder aria-label={extraction.schema.name || 'Rows'} data-rows={rows.length}>
-                  <Table.Thead>
-                    <Table.Tr>
-                      {columns.map((c) => (
-                        <Table.Th key={c.key}>{c.label}</Table.Th>
-                      ))}
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {rows.map((row, r) => (
-                      <Table.Tr key={r}>
-                        {row.cells.map((cell) => (
-                          <Table.Td key={cell.key} title={cell.cell?.explanation}>
-                            {cell.text ?? (
-                              <Text span c="dimmed">
-                                —
-                              </Text>
-                            )}
-                            <div>
-                              <CellCitations
-                                refs={cell.cell?.referenceIds}
-                                annotations={annotations}
-                                label={`row ${r + 1}, ${cell.key}`}
-                                quote={cell.text}
-                              />
-                            </div>
-                          </Table.Td>
-                        ))}
-                      </Table.Tr>
+              <ListTable
+                minWidth={Math.max(320, columns.length * 140)}
+                verticalSpacing="xs"
+                withTableBorder
+                aria-label={extraction.schema.name || 'Rows'}
+                data-rows={rows.length}
+                columns={columns.map((c) => ({ key: c.key, title: c.label }))}
+              >
+                {rows.map((row, r) => (
+                  <Table.Tr key={r}>
+                    {row.cells.map((cell) => (
+                      <Table.Td key={cell.key} title={cell.cell?.explanation}>
+                        {cell.text ?? (
+                          <Text span c="dimmed">
+                            —
+                          </Text>
+                        )}
+                        <div>
+                          <CellCitations
+                            refs={cell.cell?.referenceIds}
+                            annotations={annotations}
+                            label={`row ${r + 1}, ${cell.key}`}
+                            quote={cell.text}
+                          />
+                        </div>
+                      </Table.Td>
                     ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+                  </Table.Tr>
+                ))}
+              </ListTable>
             )}
           </Stack>
         </Card>
