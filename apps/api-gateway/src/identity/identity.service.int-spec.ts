@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { DataSource } from 'typeorm';
 import { DomainError, ErrorCode } from '@docintel/contracts';
 import { createDataSource, initializeDataSource } from '@docintel/persistence';
-import { startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
+import { domainRejection, startTestInfrastructure, type TestInfrastructure } from '@docintel/testing';
 import { migrations } from '../migrations';
 import { identityEntities } from './identity.entities';
 import { createLogger } from '@docintel/observability';
@@ -11,16 +11,6 @@ import { IdentityService, type IdentityCache } from './identity.service';
 import { TokenCache } from './token-cache';
 import { TokenRevocations } from './token-revocations';
 import { formatToken, newTokenSecret, parseToken } from './token-format';
-
-async function failure(p: Promise<unknown>): Promise<DomainError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(DomainError);
-    return err as DomainError;
-  }
-  throw new Error('expected a DomainError');
-}
 
 describe('IdentityService', () => {
   let infra: TestInfrastructure;
@@ -90,7 +80,7 @@ describe('IdentityService', () => {
       [{ namespace: 'ok', email: 'a@example.com', expiresInDays: 1e9 }, 'expiresInDays'],
       [{ namespace: 'ok', email: 'a@example.com', expiresInDays: 3651 }, 'expiresInDays'],
     ])('rejects %p naming %s', async (opts, field) => {
-      const err = await failure(identity.createToken(opts));
+      const err = await domainRejection(identity.createToken(opts));
       expect(err.code).toBe(ErrorCode.VALIDATION_FAILED);
       expect(err.details.map((d) => d.field)).toEqual([field]);
     });
@@ -115,7 +105,7 @@ describe('IdentityService', () => {
     });
 
     const unauthenticated = async (authorization: string | undefined) => {
-      const err = await failure(identity.authenticate(authorization, undefined));
+      const err = await domainRejection(identity.authenticate(authorization, undefined));
       expect(err.code).toBe(ErrorCode.UNAUTHENTICATED);
       return err.message;
     };
@@ -164,7 +154,7 @@ describe('IdentityService', () => {
     });
 
     it.each(['auth-foreign', 'no-such-namespace'])('forbids X-Namespace %s, where the user is not a member', async (ns) => {
-      const err = await failure(identity.authenticate(`Bearer ${token}`, ns));
+      const err = await domainRejection(identity.authenticate(`Bearer ${token}`, ns));
       expect(err.code).toBe(ErrorCode.FORBIDDEN);
       expect(err.message).toBe(`You are not a member of namespace ${ns}`);
     });
@@ -269,9 +259,9 @@ describe('IdentityService', () => {
         expect(reads).not.toHaveBeenCalled();
         reads.mockRestore();
         // A wrong secret for a cached token id is still refused.
-        expect((await failure(gateway.authenticate(`Bearer ${formatToken(created.tokenId, newTokenSecret())}`, undefined))).code).toBe(
-          ErrorCode.UNAUTHENTICATED,
-        );
+        expect(
+          (await domainRejection(gateway.authenticate(`Bearer ${formatToken(created.tokenId, newTokenSecret())}`, undefined))).code,
+        ).toBe(ErrorCode.UNAUTHENTICATED);
 
         // Revoked through a process without the cache (the CLI), the token is refused by the gateway.
         expect(await identity.revokeToken(created.tokenId)).toBe(true);
